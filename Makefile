@@ -1,0 +1,28 @@
+# snapmap: `make run` (the main job) and `make test` do all the set-up on a fresh Debian 12 machine.
+SWIFT ?= swift
+RELEASE_BIN := .build/release/snapmap
+OUT ?= out
+
+.PHONY: setup build run test bench clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release --product snapmap
+
+run: build
+	@mkdir -p $(OUT)
+	$(RELEASE_BIN) scene > $(OUT)/scene.json
+	@cat $(OUT)/scene.json
+	@echo "wrote $(OUT)/scene.json" >&2
+
+test: setup
+	$(SWIFT) test
+
+bench: setup
+	$(SWIFT) build -c release --product snapmap-bench
+	.build/release/snapmap-bench
+
+clean:
+	rm -rf .build $(OUT)

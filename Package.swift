@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "snapmap",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "snapmap", targets: ["snapmap"]),
+        .library(name: "MapEngine", targets: ["MapEngine"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CProj",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]
+        ),
+        .target(name: "GeoCore", dependencies: ["CProj"]),
+        .target(name: "MapEngine", dependencies: ["GeoCore"]),
+        .executableTarget(name: "snapmap", dependencies: ["MapEngine", "GeoCore"]),
+        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore"]),
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
+        .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "GeoCore"]),
+        .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,95 @@
+/// A box in degrees: west, south, east, north (west < east; no antimeridian crossing).
+public struct GeoBoundingBox: Hashable, Sendable, Codable {
+    public let west: Double
+    public let south: Double
+    public let east: Double
+    public let north: Double
+
+    /// Validates ranges and order; errors name the side at fault (prefixed by `field`).
+    public init(west: Double, south: Double, east: Double, north: Double, field: String = "bbox") throws(GeoError) {
+        try GeoError.check(west, field + ".west", in: Coordinate.longitudeRange)
+        try GeoError.check(east, field + ".east", in: Coordinate.longitudeRange)
+        try GeoError.check(south, field + ".south", in: Coordinate.latitudeRange)
+        try GeoError.check(north, field + ".north", in: Coordinate.latitudeRange)
+        guard west <= east else { throw .invalid(field: field, reason: "west (\(west)) must not exceed east (\(east))") }
+        guard south <= north else { throw .invalid(field: field, reason: "south (\(south)) must not exceed north (\(north))") }
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+    }
+
+    /// Parses `W,S,E,N`.
+    public init(parsing text: String, field: String) throws(GeoError) {
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard values.count == 4, let west = values[0], let south = values[1], let east = values[2], let north = values[3] else {
+            throw .invalid(field: field, reason: "expected W,S,E,N in degrees, got \"\(text)\"")
+        }
+        try self.init(west: west, south: south, east: east, north: north, field: field)
+    }
+
+    /// The smallest box holding every coordinate; nil for none.
+    public init?(enclosing coordinates: [Coordinate]) {
+        guard let first = coordinates.first else { return nil }
+        var box = (west: first.lon, south: first.lat, east: first.lon, north: first.lat)
+        for c in coordinates.dropFirst() {
+            box = (min(box.west, c.lon), min(box.south, c.lat), max(box.east, c.lon), max(box.north, c.lat))
+        }
+        self.west = box.west
+        self.south = box.south
+        self.east = box.east
+        self.north = box.north
+    }
+
+    /// The box in mercator metres; the box must lie within Web Mercator's latitudes.
+    public func mercatorRect() throws(GeoError) -> MercatorRect {
+        let southWest = try WebMercator.project(Coordinate(lat: south, lon: west, field: "bbox"))
+        let northEast = try WebMercator.project(Coordinate(lat: north, lon: east, field: "bbox"))
+        return MercatorRect(minX: southWest.x, minY: southWest.y, maxX: northEast.x, maxY: northEast.y)
+    }
+}
+
+/// An axis-aligned rectangle in mercator metres.
+public struct MercatorRect: Hashable, Sendable, Codable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    public var width: Double { maxX - minX }
+    public var height: Double { maxY - minY }
+    public var center: MercatorPoint { MercatorPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
+
+    /// Whether the two rectangles share any area or edge.
+    public func intersects(_ other: MercatorRect) -> Bool {
+        minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
+    }
+
+    /// This rectangle grown by `margin` metres on every side.
+    public func expanded(by margin: Double) -> MercatorRect {
+        MercatorRect(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
+    }
+
+    /// The same area in degrees (clamped to the world).
+    public var geoBounds: GeoBoundingBox {
+        let southWest = WebMercator.unprojectUnchecked(MercatorPoint(x: max(minX, -WebMercator.halfWorld), y: max(minY, -WebMercator.halfWorld)))
+        let northEast = WebMercator.unprojectUnchecked(MercatorPoint(x: min(maxX, WebMercator.halfWorld), y: min(maxY, WebMercator.halfWorld)))
+        return GeoBoundingBox(uncheckedWest: southWest.lon, south: southWest.lat, east: northEast.lon, north: northEast.lat)
+    }
+}
+
+extension GeoBoundingBox {
+    init(uncheckedWest west: Double, south: Double, east: Double, north: Double) {
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+    }
+}

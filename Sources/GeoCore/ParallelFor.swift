@@ -1,0 +1,59 @@
+import Foundation
+
+/// Splits `0..<count` into one contiguous range per core and runs `body` on each concurrently; small counts run
+/// inline. `body` must only touch its own range of any shared output.
+public enum ParallelFor {
+    public static func ranges(count: Int, minimumPerPart: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let parts = max(1, min(cores, count / max(minimumPerPart, 1)))
+        guard parts > 1 else {
+            body(0..<count)
+            return
+        }
+        let partLength = (count + parts - 1) / parts
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            body((part * partLength)..<min(count, (part + 1) * partLength))
+        }
+    }
+}
+
+/// A writable array slot that concurrent workers fill in disjoint ranges (see `ParallelFor`).
+public struct DisjointWriter<Element>: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<Element>
+    public let count: Int
+
+    public init(_ buffer: UnsafeMutableBufferPointer<Element>) {
+        base = buffer.baseAddress ?? UnsafeMutablePointer<Element>.allocate(capacity: 0)
+        count = buffer.count
+    }
+
+    /// Writes one element; workers must write only indices of their own range.
+    @inlinable
+    public func write(_ value: Element, at index: Int) {
+        precondition(index >= 0 && index < count, "index \(index) outside 0..<\(count)")
+        baseAddress[index] = value
+    }
+
+    /// Replaces one element by a function of itself; workers must touch only indices of their own range.
+    @inlinable
+    public func update(at index: Int, _ transform: (Element) -> Element) {
+        precondition(index >= 0 && index < count, "index \(index) outside 0..<\(count)")
+        baseAddress[index] = transform(baseAddress[index])
+    }
+
+    @usableFromInline
+    var baseAddress: UnsafeMutablePointer<Element> { base }
+}
+
+extension Array {
+    /// Builds an array of `count` elements whose slots are filled concurrently by `fill` in disjoint ranges.
+    public static func filledConcurrently(count: Int, initial: Element, minimumPerPart: Int,
+                                          _ fill: @Sendable (Range<Int>, DisjointWriter<Element>) -> Void) -> [Element] {
+        var result = [Element](repeating: initial, count: count)
+        result.withUnsafeMutableBufferPointer { buffer in
+            let writer = DisjointWriter(buffer)
+            ParallelFor.ranges(count: count, minimumPerPart: minimumPerPart) { range in fill(range, writer) }
+        }
+        return result
+    }
+}

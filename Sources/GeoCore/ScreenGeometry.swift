@@ -1,0 +1,107 @@
+/// A position on screen in points, origin top-left, y down.
+public struct ScreenPoint: Hashable, Sendable, Codable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A width and height in points.
+public struct ScreenSize: Hashable, Sendable, Codable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses `WxH`.
+    public init(parsing text: String, field: String) throws(GeoError) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1] else {
+            throw .invalid(field: field, reason: "expected WxH in points, got \"\(text)\"")
+        }
+        self.init(width: width, height: height)
+    }
+}
+
+/// An axis-aligned rectangle on screen in points.
+public struct ScreenRect: Hashable, Sendable, Codable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var center: ScreenPoint { ScreenPoint(x: x + width / 2, y: y + height / 2) }
+
+    /// Whether the point lies inside or on the edge.
+    public func contains(_ point: ScreenPoint) -> Bool {
+        point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
+    }
+
+    /// Whether `other` lies entirely inside this rectangle (edges may touch).
+    public func contains(_ other: ScreenRect) -> Bool {
+        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
+    }
+
+    /// Whether the two share interior area (touching edges do not count).
+    public func overlaps(_ other: ScreenRect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    /// This rectangle shrunk by the insets (negative insets grow it).
+    public func inset(by insets: EdgeInsets) -> ScreenRect {
+        ScreenRect(x: x + insets.left, y: y + insets.top,
+                   width: width - insets.left - insets.right, height: height - insets.top - insets.bottom)
+    }
+}
+
+/// Distances in points from each edge of a viewport (status bar, card, sheet).
+public struct EdgeInsets: Hashable, Sendable, Codable {
+    public var top: Double
+    public var left: Double
+    public var bottom: Double
+    public var right: Double
+
+    public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
+
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+
+    /// The same inset on all four sides.
+    public init(all value: Double) {
+        self.init(top: value, left: value, bottom: value, right: value)
+    }
+
+    /// The sum of two sets of insets, side by side.
+    public static func + (lhs: EdgeInsets, rhs: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: lhs.top + rhs.top, left: lhs.left + rhs.left, bottom: lhs.bottom + rhs.bottom, right: lhs.right + rhs.right)
+    }
+
+    /// Validates every side as finite and within `0…limit`.
+    public func validated(field: String, limit: Double) throws(GeoError) -> EdgeInsets {
+        for (name, value) in [("top", top), ("left", left), ("bottom", bottom), ("right", right)] {
+            try GeoError.check(value, "\(field).\(name)", in: 0...limit)
+        }
+        return self
+    }
+}

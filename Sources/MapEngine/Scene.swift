@@ -1,0 +1,73 @@
+import Foundation
+import GeoCore
+
+/// Everything the Snap Map screen shows, loaded once from `Data/`: the viewer, the default viewport,
+/// the selection settings and the visible friends. Friends in Ghost Mode are dropped at load time.
+public struct Scene: Sendable {
+    public let viewer: Viewer
+    /// The moment the fixture depicts; friends' `lastSeen` times are relative to it.
+    public let capturedAt: Date
+    public let viewport: Viewport
+    public let selection: SelectionSettings
+    /// The friends who may appear, in fixture order. Never contains a ghosted friend.
+    public let friends: [Friend]
+
+    /// The friend with an id, if visible.
+    public func friend(id: String) -> Friend? { friends.first { $0.id == id } }
+}
+
+/// Reads and validates `williamsburg/scene.json` and `williamsburg/friends.json` under a data directory.
+public struct SceneLoader: Sendable {
+    public static let sceneFile = "williamsburg/scene.json"
+    public static let friendsFile = "williamsburg/friends.json"
+
+    public let dataDirectory: URL
+
+    public init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Loads the scene; any problem is a `FixtureError` naming the file and field path.
+    public func load() throws(FixtureError) -> Scene {
+        let sceneRecord = try decode(SceneRecord.self, from: Self.sceneFile)
+        let viewport = try sceneRecord.validatedViewport(file: Self.sceneFile)
+        let capturedAt = try sceneRecord.validatedCapturedAt(file: Self.sceneFile)
+        let selection = try sceneRecord.validatedSelection(file: Self.sceneFile)
+        let friends = try loadFriends(capturedAt: capturedAt)
+        return Scene(viewer: sceneRecord.viewer, capturedAt: capturedAt, viewport: viewport, selection: selection, friends: friends)
+    }
+
+    private struct FriendsFile: Decodable {
+        let friends: [FriendRecord]
+    }
+
+    private func loadFriends(capturedAt: Date) throws(FixtureError) -> [Friend] {
+        let records = try decode(FriendsFile.self, from: Self.friendsFile).friends
+        var seen = Set<String>()
+        var visible: [Friend] = []
+        for (index, record) in records.enumerated() {
+            let prefix = "friends[\(index)]"
+            guard seen.insert(record.id).inserted else {
+                throw FixtureError(file: Self.friendsFile, path: prefix + ".id", message: "duplicate id \"\(record.id)\"")
+            }
+            let friend = try record.validated(prefix: prefix, file: Self.friendsFile, capturedAt: capturedAt)
+            if record.ghostMode != true { visible.append(friend) }
+        }
+        return visible
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws(FixtureError) -> T {
+        let url = dataDirectory.appendingPathComponent(relativePath)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw FixtureError(file: url.path, path: "", message: "cannot read the file (expected under the data directory \(dataDirectory.path))")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw FixtureError.from(error, file: relativePath)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GeoCore
+
+/// Who is looking at the map.
+public struct Viewer: Hashable, Sendable, Codable {
+    public let name: String
+    public let username: String
+}
+
+/// How the map reacts to a selected friend: the zoom it flies to and the card it leaves room for.
+public struct SelectionSettings: Hashable, Sendable, Codable {
+    public static let cardHeightRange: ClosedRange<Double> = 0...2000
+
+    /// The zoom a selection flies in to (never out from a closer zoom).
+    public let zoom: Double
+    /// The largest zoom any fitting may reach.
+    public let maxZoom: Double
+    /// The height of the card that slides up, in points.
+    public let cardHeight: Double
+    /// Padding around a group's members when fitting them, in points.
+    public let groupPadding: Double
+}
+
+/// `scene.json` as written, before validation.
+struct SceneRecord: Decodable {
+    struct ViewportRecord: Decodable {
+        let center: Coordinate
+        let zoom: Double
+        let size: ScreenSize
+        let scale: Double
+        let insets: EdgeInsets
+    }
+
+    let viewer: Viewer
+    let capturedAt: String
+    let viewport: ViewportRecord
+    let selection: SelectionSettings
+
+    func validatedViewport(file: String) throws(FixtureError) -> Viewport {
+        do {
+            return try Viewport(center: viewport.center, zoom: viewport.zoom, size: viewport.size,
+                                scale: viewport.scale, insets: viewport.insets)
+        } catch {
+            throw FixtureError(file: file, path: "viewport", message: error.description)
+        }
+    }
+
+    func validatedCapturedAt(file: String) throws(FixtureError) -> Date {
+        guard let date = ISO8601DateFormatter().date(from: capturedAt) else {
+            throw FixtureError(file: file, path: "capturedAt", message: "expected an ISO 8601 time such as 2026-11-29T18:00:00Z")
+        }
+        return date
+    }
+
+    func validatedSelection(file: String) throws(FixtureError) -> SelectionSettings {
+        let zooms = Viewport.zoomRange
+        let checks: [(String, Double, ClosedRange<Double>)] = [
+            ("zoom", selection.zoom, zooms), ("maxZoom", selection.maxZoom, zooms),
+            ("cardHeight", selection.cardHeight, SelectionSettings.cardHeightRange),
+            ("groupPadding", selection.groupPadding, 0...500),
+        ]
+        for (name, value, range) in checks {
+            do {
+                try GeoError.check(value, name, in: range)
+            } catch {
+                throw FixtureError(file: file, path: "selection.\(name)", message: error.description)
+            }
+        }
+        return selection
+    }
+}

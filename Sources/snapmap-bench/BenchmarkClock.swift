@@ -1,0 +1,42 @@
+/// Times work on the wall clock; the best of several runs resists a noisy shared machine.
+enum BenchmarkClock {
+    /// The best time in seconds of `repeats` runs of `work`.
+    static func best(of repeats: Int, _ work: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        let clock = ContinuousClock()
+        for _ in 0..<repeats {
+            let elapsed = try clock.measure(work)
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return best
+    }
+
+    /// The best time of `repeats` runs of `work` on fresh copies of two arrays made outside the timing.
+    static func best(of repeats: Int, prepare: () -> ([Double], [Double]),
+                     _ work: (inout [Double], inout [Double]) throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<repeats {
+            var (first, second) = prepare()
+            first.withUnsafeMutableBufferPointer { _ in }
+            second.withUnsafeMutableBufferPointer { _ in }
+            best = min(best, try self.best(of: 1) { try work(&first, &second) })
+        }
+        return best
+    }
+
+    /// One line: our figure, the anchor's, and the ratio between them.
+    static func report(_ name: String, ours: Double, anchor: Double, anchorName: String, unit: String = "s") -> String {
+        let ratio = anchor / ours
+        return "\(name): ours \(format(ours)) \(unit), \(anchorName) \(format(anchor)) \(unit), \(format(ratio))× \(ratio >= 1 ? "faster" : "slower")"
+    }
+
+    static func format(_ value: Double) -> String {
+        let digits = value >= 100 ? 0 : (value >= 1 ? 2 : 4)
+        var text = String(value)
+        if let dot = text.firstIndex(of: ".") {
+            let end = text.index(dot, offsetBy: digits == 0 ? 0 : digits + 1, limitedBy: text.endIndex) ?? text.endIndex
+            text = String(text[..<end])
+        }
+        return text
+    }
+}

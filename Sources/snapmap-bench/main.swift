@@ -1,0 +1,15 @@
+import Foundation
+
+/// `make bench`: each benchmark prints its figure as a ratio against an anchor measured in the same run.
+let benchmarks: [(name: String, run: () throws -> String)] = [
+    ("projection", ProjectionBenchmark.run),
+]
+let selected = Set(CommandLine.arguments.dropFirst())
+for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
+    do {
+        print(try benchmark.run())
+    } catch {
+        FileHandle.standardError.write(Data("\(benchmark.name): \(error)\n".utf8))
+        exit(1)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GeoCore
+import MapEngine
+
+/// The `snapmap` command line: dispatches to a command and turns errors into messages and exit codes
+/// (0 ok, 1 runtime error, 2 usage).
+enum CommandLineTool {
+    static let commands: [Command] = [projectCommand, tilesForCommand, sceneCommand]
+
+    static var help: String {
+        var lines = [
+            "snapmap: the map engine behind a Snap Map screen (frames, tiles, pin layout, taps, selection zoom).",
+            "",
+            "usage: snapmap COMMAND [options]      snapmap COMMAND --help for a command's options",
+            "",
+            "commands:",
+        ]
+        for command in commands {
+            lines.append("  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs one command line and returns the process exit code.
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let name = arguments.first else {
+            printError(help)
+            return 2
+        }
+        if ["--help", "-h", "help"].contains(name) {
+            print(help)
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            printError("snapmap: unknown command \"\(name)\"\n\n\(help)")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(command.help)
+            return 0
+        }
+        do {
+            let options = try ParsedOptions(arguments: rest, specs: command.options)
+            let output = try command.run(options)
+            FileHandle.standardOutput.write(Data((output.hasSuffix("\n") ? output : output + "\n").utf8))
+            return 0
+        } catch let error as UsageError {
+            printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
+            return 2
+        } catch let error as GeoError {
+            printError("snapmap \(name): \(error.description)")
+            return 2
+        } catch {
+            printError("snapmap \(name): \(error)")
+            return 1
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

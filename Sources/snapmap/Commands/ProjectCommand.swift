@@ -1,0 +1,48 @@
+import GeoCore
+
+/// `snapmap project`: a coordinate in mercator metres and, with `--zoom`, the tile that holds it.
+let projectCommand = Command(
+    name: "project",
+    summary: "project a coordinate to Web Mercator metres and the tile at a zoom, as JSON",
+    usage: "project --coord LAT,LON [--zoom Z]",
+    options: [
+        .value("coord", "LAT,LON", "the coordinate in degrees (latitude within ±85.0511287798066)"),
+        .value("zoom", "Z", "a tile zoom, a whole number 0…22"),
+    ]
+) { options in
+    let coordinate = try Coordinate(parsing: options.required("coord"), field: "--coord")
+    try coordinate.checkProjectable(field: "--coord lat")
+    let mercator = try WebMercator.project(coordinate)
+    var tile: TileSummary?
+    if let zoom = try options.integer("zoom", in: TileID.zoomRange) {
+        tile = TileSummary(try TileID(containing: coordinate, zoom: zoom))
+    }
+    return try JSONOutput.encode(ProjectOutput(coordinate: coordinate, mercator: mercator, tile: tile))
+}
+
+private struct ProjectOutput: Encodable {
+    let coordinate: Coordinate
+    let mercator: MercatorPoint
+    let tile: TileSummary?
+}
+
+/// A tile as the command line prints it.
+struct TileSummary: Encodable {
+    let z: Int
+    let x: Int
+    let y: Int
+    let quadkey: String
+    let tmsY: Int
+    let bounds: GeoBoundingBox
+    let mercatorBounds: MercatorRect
+
+    init(_ tile: TileID) {
+        z = tile.z
+        x = tile.x
+        y = tile.y
+        quadkey = tile.quadkey
+        tmsY = tile.tmsY
+        bounds = tile.geoBounds
+        mercatorBounds = tile.mercatorBounds
+    }
+}

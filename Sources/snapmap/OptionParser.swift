@@ -1,0 +1,87 @@
+/// One option a command accepts: `--name VALUE`, or a flag without a value.
+struct OptionSpec: Sendable {
+    let name: String
+    let valueName: String?
+    let help: String
+
+    static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help)
+    }
+
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, help: help)
+    }
+}
+
+/// A wrong command line: exit code 2 and a hint to `--help`.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The options given to one command, checked against what it declares.
+struct ParsedOptions {
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    /// Parses `--name value`, `--name=value` and flags; anything undeclared or a missing value is a usage error.
+    init(arguments: [String], specs: [OptionSpec]) throws(UsageError) {
+        let byName = Dictionary(uniqueKeysWithValues: specs.map { ($0.name, $0) })
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--") else { throw UsageError(description: "unexpected argument \"\(argument)\"") }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let spec = byName[name] else { throw UsageError(description: "unknown option --\(name)") }
+            if spec.valueName == nil {
+                guard inlineValue == nil else { throw UsageError(description: "--\(name) takes no value") }
+                flags.insert(name)
+                continue
+            }
+            if inlineValue == nil {
+                guard index < arguments.count else { throw UsageError(description: "--\(name) needs a value \(spec.valueName ?? "")") }
+                inlineValue = arguments[index]
+                index += 1
+            }
+            guard values[name] == nil else { throw UsageError(description: "--\(name) given twice") }
+            values[name] = inlineValue
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name] }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// A required option's value.
+    func required(_ name: String) throws(UsageError) -> String {
+        guard let value = values[name] else { throw UsageError(description: "missing required option --\(name)") }
+        return value
+    }
+
+    /// A number option, checked to be finite and within `range`.
+    func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw UsageError(description: "--\(name) must be a finite number, got \"\(text)\"")
+        }
+        guard range.contains(value) else {
+            throw UsageError(description: "--\(name) = \(text) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A whole-number option within `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text) else { throw UsageError(description: "--\(name) must be a whole number, got \"\(text)\"") }
+        guard range.contains(value) else {
+            throw UsageError(description: "--\(name) = \(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Runs the built `snapmap` executable the way a user does and checks output and exit codes.
+@Suite("snapmap command line")
+struct CLITests {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        func json() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable next to the test bundle in the build products directory.
+    static var executable: URL {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let beside = products.appendingPathComponent("snapmap")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return packageRoot.appendingPathComponent(".build/debug/snapmap")
+    }
+
+    func run(_ arguments: String...) throws -> Result {
+        try runArray(arguments)
+    }
+
+    @Test func projectPrintsMercatorAndTile() throws {
+        let result = try run("project", "--coord", "53.33087298301705,-9.140625", "--zoom", "10")
+        #expect(result.status == 0)
+        let json = try result.json()
+        let tile = try #require(json["tile"] as? [String: Any])
+        #expect(tile["x"] as? Int == 486 && tile["y"] as? Int == 332 && tile["quadkey"] as? String == "0313102310")
+        let mercator = try #require(json["mercator"] as? [String: Double])
+        #expect(abs((mercator["x"] ?? 0) - -1_017_529.720_108_4) < 0.01)
+    }
+
+    @Test func tilesForCountsAndLists() throws {
+        let result = try run("tiles-for", "--bbox", "-73.972,40.700,-73.930,40.728", "--zoom", "12-16")
+        #expect(result.status == 0)
+        let json = try result.json()
+        let tiles = try #require(json["tiles"] as? [String])
+        #expect(json["count"] as? Int == tiles.count && tiles.count > 20)
+        #expect(tiles.first?.hasPrefix("12/") == true && tiles.last?.hasPrefix("16/") == true)
+        let tooMany = try run("tiles-for", "--bbox", "-180,-85,180,85", "--zoom", "0-22")
+        #expect(tooMany.status == 2 && tooMany.stdout.isEmpty && tooMany.stderr.contains("--count-only"))
+    }
+
+    @Test func sceneProjectsEightFriendsAndNoGhost() throws {
+        let result = try run("scene")
+        #expect(result.status == 0)
+        let friends = try #require(try result.json()["friends"] as? [[String: Any]])
+        #expect(friends.count == 8)
+        #expect(friends.allSatisfy { $0["inFreeArea"] as? Bool == true })
+        #expect(!result.stdout.contains("Rae") && !result.stdout.contains("rae"))
+    }
+
+    @Test(arguments: [
+        (["project", "--coord", "91,0"], "lat"),
+        (["project", "--coord", "nan,0"], "finite"),
+        (["project", "--coord", "40,-200"], "lon"),
+        (["project", "--coord", "40.7,-73.9", "--zoom", "23"], "0 … 22"),
+        (["project", "--coord"], "needs a value"),
+        (["project", "--bogus", "1"], "unknown option"),
+        (["project"], "missing required option --coord"),
+        (["tiles-for", "--bbox", "1,2,3", "--zoom", "3"], "W,S,E,N"),
+        (["tiles-for", "--bbox", "-74,40,-73,41", "--zoom", "5-30"], "out of range"),
+        (["tiles-for", "--bbox", "-73,40,-74,41", "--zoom", "5"], "west"),
+        (["nonsense"], "unknown command"),
+    ])
+    func badInputIsAUsageErrorWithNoOutput(arguments: [String], expected: String) throws {
+        let process = try runArray(arguments)
+        #expect(process.status == 2)
+        #expect(process.stdout.isEmpty)
+        #expect(process.stderr.contains(expected), "stderr: \(process.stderr)")
+    }
+
+    @Test func missingDataIsARuntimeError() throws {
+        let result = try run("scene", "--data", "/nonexistent/snapmap-data")
+        #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.contains("/nonexistent/snapmap-data"))
+    }
+
+    @Test func helpForTheToolAndEveryCommand() throws {
+        let tool = try run("--help")
+        #expect(tool.status == 0)
+        for command in ["project", "tiles-for", "scene"] {
+            #expect(tool.stdout.contains(command))
+            let help = try run(command, "--help")
+            #expect(help.status == 0 && help.stdout.contains("usage: snapmap \(command)"))
+        }
+    }
+
+    private func runArray(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.packageRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
