@@ -14,11 +14,19 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]
         ),
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]
+        ),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "GeoCore", dependencies: ["CProj"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
         .target(name: "MapEngine", dependencies: ["GeoCore"]),
         .executableTarget(name: "snapmap", dependencies: ["MapEngine", "GeoCore"]),
         .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "GeoCore"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
     ],

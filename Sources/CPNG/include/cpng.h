@@ -1,0 +1,35 @@
+#ifndef SNAPMAP_CPNG_H
+#define SNAPMAP_CPNG_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growable byte buffer owned by the shim; release with cpng_buffer_free. */
+typedef struct {
+    uint8_t *data;
+    size_t length;
+    size_t capacity;
+} cpng_buffer;
+
+/* Encodes 8-bit rows (channels 3 = RGB or 4 = RGBA, straight alpha, tightly packed) as PNG.
+   level: zlib level 0-9; filters: a PNG_FILTER_* mask (0 means libpng's default choice); strategy: a zlib
+   strategy (0 default, 1 filtered, 2 huffman only, 3 RLE). No time chunk is written.
+   Returns 0 on success, otherwise -1 with a message in error. */
+int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                int level, int filters, int strategy, cpng_buffer *out, char *error, size_t error_size);
+
+/* Decodes any PNG libpng reads into straight 8-bit RGBA; the caller frees *pixels with cpng_free.
+   Images larger than max_width x max_height are refused. Returns 0, or -1 with a message in error. */
+int cpng_decode(const uint8_t *data, size_t length, uint32_t max_width, uint32_t max_height,
+                uint8_t **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+void cpng_buffer_free(cpng_buffer *buffer);
+void cpng_free(void *pointer);
+
+/* The PNG_FILTER_* masks, for callers that cannot see png.h's macros. */
+int cpng_filter_none(void);
+int cpng_filter_sub(void);
+int cpng_filter_up(void);
+int cpng_filter_avg(void);
+int cpng_filter_paeth(void);
+int cpng_filter_all(void);
+#endif

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A raster of premultiplied RGBA pixels. Compositing runs in 16 bits a channel so that many translucent
+/// layers add up without the drift 8-bit storage has; pixels come out as RGBA8 (`rgba8`, PNG).
+/// Not thread-safe: one canvas per render.
+public final class Canvas {
+    /// The largest side and pixel count a canvas may have.
+    public static let maxSide = 8192
+    public static let maxPixels = 64_000_000
+
+    public let width: Int
+    public let height: Int
+    /// Premultiplied R, G, B, A per pixel, 0…65535, row-major.
+    var storage: [UInt16]
+    private var accumulatorStorage: CoverageAccumulator?
+
+    /// A canvas filled with `background`; refuses sizes beyond the limits, naming them.
+    public init(width: Int, height: Int, background: Color = .clear) throws(RasterError) {
+        guard (1...Self.maxSide).contains(width), (1...Self.maxSide).contains(height), width * height <= Self.maxPixels else {
+            throw .canvasTooLarge(width: width, height: height, maxSide: Self.maxSide, maxPixels: Self.maxPixels)
+        }
+        self.width = width
+        self.height = height
+        let p = background.premultiplied16
+        var pixel = [UInt16(p.r), UInt16(p.g), UInt16(p.b), UInt16(p.a)]
+        if p == .clear {
+            storage = [UInt16](repeating: 0, count: width * height * 4)
+        } else {
+            storage = [UInt16](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+                for index in 0..<(width * height) {
+                    buffer[4 * index] = pixel[0]; buffer[4 * index + 1] = pixel[1]
+                    buffer[4 * index + 2] = pixel[2]; buffer[4 * index + 3] = pixel[3]
+                }
+                count = width * height * 4
+            }
+        }
+        pixel.removeAll()
+    }
+
+    /// The accumulation grid for fills, made on first use and reused.
+    var accumulator: CoverageAccumulator {
+        if let accumulatorStorage { return accumulatorStorage }
+        let made = CoverageAccumulator(width: width, height: height)
+        accumulatorStorage = made
+        return made
+    }
+
+    /// The straight-alpha colour of one pixel, rounded to 8 bits.
+    public func pixel(x: Int, y: Int) -> Color {
+        let index = (y * width + x) * 4
+        return Self.straight8(r: storage[index], g: storage[index + 1], b: storage[index + 2], a: storage[index + 3])
+    }
+
+    /// Whether every pixel is fully opaque.
+    public var isOpaque: Bool {
+        var index = 3
+        while index < storage.count {
+            if storage[index] != 65535 { return false }
+            index += 4
+        }
+        return true
+    }
+
+    /// Straight (un-premultiplied) 8-bit RGBA, or RGB when `dropAlpha`, row-major.
+    public func straightRGBA8(dropAlpha: Bool = false) -> [UInt8] {
+        let channels = dropAlpha ? 3 : 4
+        let count = width * height
+        return [UInt8](unsafeUninitializedCapacity: count * channels) { buffer, initialized in
+            storage.withUnsafeBufferPointer { source in
+                for index in 0..<count {
+                    let color = Self.straight8(r: source[4 * index], g: source[4 * index + 1],
+                                               b: source[4 * index + 2], a: source[4 * index + 3])
+                    buffer[channels * index] = color.r
+                    buffer[channels * index + 1] = color.g
+                    buffer[channels * index + 2] = color.b
+                    if !dropAlpha { buffer[channels * index + 3] = color.a }
+                }
+            }
+            initialized = count * channels
+        }
+    }
+
+    /// A snapshot of the canvas as an image.
+    public func image() -> Image {
+        Image(uncheckedWidth: width, height: height, straightRGBA: straightRGBA8())
+    }
+
+    @inline(__always)
+    static func straight8(r: UInt16, g: UInt16, b: UInt16, a: UInt16) -> Color {
+        let alpha = UInt32(a)
+        guard alpha > 0 else { return .clear }
+        func channel(_ value: UInt16) -> UInt8 {
+            UInt8(min((UInt32(value) * 255 + alpha / 2) / alpha, 255))
+        }
+        return Color(r: channel(r), g: channel(g), b: channel(b), a: UInt8((alpha * 255 + 32767) / 65535))
+    }
+}

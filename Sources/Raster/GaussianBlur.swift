@@ -1,0 +1,78 @@
+import Foundation
+
+/// A separable Gaussian blur of a coverage mask: one horizontal pass, one vertical, kernel out to 3σ.
+enum GaussianBlur {
+    /// The normalized kernel for `sigma`, from −3σ to +3σ.
+    static func kernel(sigma: Double) -> [Float] {
+        let radius = max(1, Int((3 * sigma).rounded(.up)))
+        let weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = weights.reduce(0, +)
+        return weights.map { Float($0 / total) }
+    }
+
+    /// Blurs `mask` (width × height, row-major) in place.
+    static func blur(_ mask: inout [Float], width: Int, height: Int, sigma: Double) {
+        guard sigma > 0 else { return }
+        let weights = kernel(sigma: sigma)
+        let radius = weights.count / 2
+        var line = [Float](repeating: 0, count: max(width, height))
+        for row in 0..<height {
+            for x in 0..<width { line[x] = mask[row * width + x] }
+            for x in 0..<width {
+                var sum: Float = 0
+                for k in max(-radius, -x)...min(radius, width - 1 - x) { sum += line[x + k] * weights[k + radius] }
+                mask[row * width + x] = sum
+            }
+        }
+        for column in 0..<width {
+            for y in 0..<height { line[y] = mask[y * width + column] }
+            for y in 0..<height {
+                var sum: Float = 0
+                for k in max(-radius, -y)...min(radius, height - 1 - y) { sum += line[y + k] * weights[k + radius] }
+                mask[y * width + column] = sum
+            }
+        }
+    }
+}
+
+extension Canvas {
+    /// Draws the soft shadow of a path: its coverage, offset, blurred with `sigma` pixels and tinted `color`.
+    public func drawShadow(of path: Path, color: Color, sigma: Double, offset: Point = Point(0, 0), transform: AffineTransform = .identity) {
+        let device = path.transformed(by: transform.then(.translation(offset.x, offset.y)))
+        guard let bounds = device.controlBounds, sigma >= 0 else { return }
+        let margin = (3 * sigma).rounded(.up) + 1
+        let x0 = max(0, Int((bounds.minX - margin).rounded(.down)))
+        let y0 = max(0, Int((bounds.minY - margin).rounded(.down)))
+        let x1 = min(width, Int((bounds.maxX + margin).rounded(.up)))
+        let y1 = min(height, Int((bounds.maxY + margin).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        let maskWidth = x1 - x0
+        let maskHeight = y1 - y0
+        let local = CoverageAccumulator(width: maskWidth, height: maskHeight)
+        local.add(PathFlattener.contours(of: device.transformed(by: .translation(-Double(x0), -Double(y0)))))
+        var mask = [Float](repeating: 0, count: maskWidth * maskHeight)
+        local.sweep(rule: .nonZero) { row, columns in
+            for column in columns { mask[row * maskWidth + column] = local.coverage[column] }
+        }
+        GaussianBlur.blur(&mask, width: maskWidth, height: maskHeight, sigma: sigma)
+        let source = color.premultiplied16
+        let canvasWidth = width
+        storage.withUnsafeMutableBufferPointer { pixels in
+            for row in 0..<maskHeight {
+                for column in 0..<maskWidth {
+                    let coverage = mask[row * maskWidth + column]
+                    if coverage > 0 {
+                        Self.blend(source, coverage: coverage, into: pixels, at: ((row + y0) * canvasWidth + column + x0) * 4)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws an image scaled into `rect` with bilinear filtering, optionally clipped to the anti-aliased circle
+    /// (or ellipse) inscribed in `rect`, as avatars are.
+    public func drawImage(_ image: Image, in rect: Rect, clipToCircle: Bool = false, opacity: Double = 1) {
+        let shape = clipToCircle ? Path.ellipse(in: rect) : Path.rect(rect)
+        fill(shape, paint: .image(image, in: rect), opacity: opacity)
+    }
+}
