@@ -21,6 +21,7 @@ test: setup
 	$(SWIFT) test
 
 bench: setup
+	@scripts/setup.sh scripts/bench-packages.txt
 	$(SWIFT) build -c release --product snapmap-bench
 	.build/release/snapmap-bench
 

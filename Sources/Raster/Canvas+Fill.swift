@@ -9,8 +9,13 @@ extension Canvas {
 
     /// Fills already-flattened contours (in pixels) with a paint.
     public func fill(contours: [Contour], paint: Paint, rule: FillRule = .nonZero, opacity: Double = 1) {
+        fill(rings: PolygonRings(contours), paint: paint, rule: rule, opacity: opacity)
+    }
+
+    /// Fills closed rings (in pixels) with a paint.
+    public func fill(rings: PolygonRings, paint: Paint, rule: FillRule = .nonZero, opacity: Double = 1) {
         let accumulator = accumulator
-        accumulator.add(contours)
+        accumulator.add(rings)
         composite(accumulator, paint: paint, rule: rule, opacity: opacity)
     }
 
@@ -46,23 +51,20 @@ extension Canvas {
         }
     }
 
-    /// Source-over of a premultiplied colour at a coverage, with exact rounding in 16 bits.
+    /// Source-over of a premultiplied colour at a coverage, with exact rounding in 16 bits, four lanes at once.
     @inline(__always)
     static func blend(_ source: Premultiplied16, coverage: Float, into pixels: UnsafeMutableBufferPointer<UInt16>, at index: Int) {
         let amount = Blend.coverage16(coverage)
-        guard amount > 0 else { return }
-        if amount == 65535 && source.a == 65535 {
-            pixels[index] = UInt16(source.r)
-            pixels[index + 1] = UInt16(source.g)
-            pixels[index + 2] = UInt16(source.b)
-            pixels[index + 3] = 65535
+        guard amount > 0, let base = pixels.baseAddress else { return }
+        let raw = UnsafeMutableRawPointer(base + index)
+        var s = SIMD4<UInt32>(source.r, source.g, source.b, source.a)
+        if amount != 65535 { s = Blend.divide65535(s &* amount) }
+        if s[3] == 65535 {
+            raw.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: s), as: SIMD4<UInt16>.self)
             return
         }
-        let s = amount == 65535 ? source : source.scaled(by: amount)
-        let keep = 65535 - s.a
-        pixels[index] = UInt16(s.r + Blend.divide65535(UInt32(pixels[index]) * keep))
-        pixels[index + 1] = UInt16(s.g + Blend.divide65535(UInt32(pixels[index + 1]) * keep))
-        pixels[index + 2] = UInt16(s.b + Blend.divide65535(UInt32(pixels[index + 2]) * keep))
-        pixels[index + 3] = UInt16(s.a + Blend.divide65535(UInt32(pixels[index + 3]) * keep))
+        let destination = SIMD4<UInt32>(truncatingIfNeeded: raw.load(as: SIMD4<UInt16>.self))
+        let result = s &+ Blend.divide65535(destination &* (65535 - s[3]))
+        raw.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: result), as: SIMD4<UInt16>.self)
     }
 }

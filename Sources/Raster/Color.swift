@@ -72,6 +72,13 @@ enum Blend {
         return UInt32((biased + (biased >> 16)) >> 16)
     }
 
+    /// x / 65535 rounded to nearest in each lane, exact for x ≤ 65535² (no lane overflows 32 bits).
+    @inline(__always)
+    static func divide65535(_ x: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let biased = x &+ 32768
+        return (biased &+ (biased &>> 16)) &>> 16
+    }
+
     /// A coverage in 0…1 as 0…65535.
     @inline(__always)
     static func coverage16(_ coverage: Float) -> UInt32 {

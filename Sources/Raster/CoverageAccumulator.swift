@@ -14,34 +14,55 @@ final class CoverageAccumulator {
     let width: Int
     let height: Int
     private let stride: Int
-    private var cells: [Float]
-    private var rowMin: [Int]
-    private var rowMax: [Int]
-    private(set) var coverage: [Float]
+    /// (width + 2) × height cells, rows of per-row touched column bounds: raw memory, because this is the
+    /// innermost loop and array accesses on a class pay exclusivity checks.
+    private let cells: UnsafeMutablePointer<Float>
+    private let rowMin: UnsafeMutablePointer<Int>
+    private let rowMax: UnsafeMutablePointer<Int>
+    /// The rows any edge touched since the last sweep: touchedFirstRow..<touchedEndRow.
+    private var touchedFirstRow = Int.max
+    private var touchedEndRow = 0
+    /// The coverage of the row being swept, indexed by column.
+    let coverage: UnsafeMutablePointer<Float>
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
         stride = width + 2
-        cells = [Float](repeating: 0, count: (width + 2) * height)
-        rowMin = [Int](repeating: Int.max, count: height)
-        rowMax = [Int](repeating: Int.min, count: height)
-        coverage = [Float](repeating: 0, count: width)
+        cells = .allocate(capacity: (width + 2) * height)
+        cells.initialize(repeating: 0, count: (width + 2) * height)
+        rowMin = .allocate(capacity: height)
+        rowMin.initialize(repeating: Int.max, count: height)
+        rowMax = .allocate(capacity: height)
+        rowMax.initialize(repeating: Int.min, count: height)
+        coverage = .allocate(capacity: width)
+        coverage.initialize(repeating: 0, count: width)
     }
 
-    /// Adds every contour as a closed outline (open ones are closed implicitly, as fills do), skipping those
-    /// whose bounds miss the grid: a closed outline wholly outside adds no winding inside.
-    func add(_ contours: [Contour]) {
-        for contour in contours where contour.points.count > 1 {
+    deinit {
+        cells.deallocate()
+        rowMin.deallocate()
+        rowMax.deallocate()
+        coverage.deallocate()
+    }
+
+    /// Adds every ring as a closed outline, skipping those whose bounds miss the grid: a closed outline
+    /// wholly outside adds no winding inside.
+    func add(_ rings: PolygonRings) {
+        let points = rings.points
+        let (w, h) = (Double(width), Double(height))
+        for ring in 0..<rings.ringCount {
+            let range = rings.ring(ring)
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for p in contour.points {
+            for index in range {
+                let p = points[index]
                 minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
-            guard maxY > 0, minY < Double(height), minX < Double(width), maxX > 0 else { continue }
-            var previous = contour.points[contour.points.count - 1]
-            for point in contour.points {
-                addEdge(from: previous, to: point)
-                previous = point
+            guard maxY > 0, minY < h, minX < w, maxX > 0 else { continue }
+            var previous = points[range.upperBound - 1]
+            for index in range {
+                addEdge(from: previous, to: points[index])
+                previous = points[index]
             }
         }
     }
@@ -66,24 +87,27 @@ final class CoverageAccumulator {
     /// Cuts the edge where it crosses x = 0 and x = width and clamps each piece onto the grid.
     private func splitAtSides(_ a: Point, _ b: Point) {
         let w = Double(width)
-        var cuts: [Double] = []
+        var cutLow = 1.0
+        var cutHigh = 1.0
         if a.x != b.x {
-            for side in [0, w] {
-                let t = (side - a.x) / (b.x - a.x)
-                if t > 0 && t < 1 { cuts.append(t) }
+            let atLeft = (0 - a.x) / (b.x - a.x)
+            let atRight = (w - a.x) / (b.x - a.x)
+            let inside = { (t: Double) in t > 0 && t < 1 }
+            switch (inside(atLeft), inside(atRight)) {
+            case (true, true): (cutLow, cutHigh) = (min(atLeft, atRight), max(atLeft, atRight))
+            case (true, false): cutLow = atLeft
+            case (false, true): cutLow = atRight
+            case (false, false): break
             }
         }
-        if cuts.isEmpty {
-            accumulate(Point(min(max(a.x, 0), w), a.y), Point(min(max(b.x, 0), w), b.y))
-            return
-        }
-        cuts.sort()
-        var start = a
-        for t in cuts + [1] {
-            let end = t == 1 ? b : Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
-            accumulate(Point(min(max(start.x, 0), w), start.y), Point(min(max(end.x, 0), w), end.y))
-            start = end
-        }
+        func point(at t: Double) -> Point { t == 1 ? b : Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t) }
+        func clamped(_ p: Point) -> Point { Point(min(max(p.x, 0), w), p.y) }
+        let middle = point(at: cutLow)
+        accumulate(clamped(a), clamped(middle))
+        guard cutLow < 1 else { return }
+        let far = point(at: cutHigh)
+        accumulate(clamped(middle), clamped(far))
+        if cutHigh < 1 { accumulate(clamped(far), clamped(b)) }
     }
 
     /// font-rs's line accumulation for an edge inside [0, width] × [0, height].
@@ -91,75 +115,75 @@ final class CoverageAccumulator {
         guard start.y != end.y else { return }
         let (top, bottom, direction) = start.y < end.y ? (start, end, 1.0) : (end, start, -1.0)
         let dxdy = (bottom.x - top.x) / (bottom.y - top.y)
+        let gridRight = Double(width)
         var x = top.x
         let firstRow = max(0, Int(top.y.rounded(.down)))
         let endRow = min(height, Int(bottom.y.rounded(.up)))
         guard firstRow < endRow else { return }
-        cells.withUnsafeMutableBufferPointer { cells in
-            for row in firstRow..<endRow {
-                let base = row * stride
-                let dy = min(Double(row + 1), bottom.y) - max(Double(row), top.y)
-                let xNext = x + dxdy * dy
-                let d = dy * direction
-                let (left, right) = x < xNext ? (x, xNext) : (xNext, x)
-                let leftFloor = left.rounded(.down)
-                let leftIndex = Int(leftFloor)
-                let rightCeil = right.rounded(.up)
-                let rightIndex = Int(rightCeil)
-                if rightIndex <= leftIndex + 1 {
-                    let middle = 0.5 * (x + xNext) - leftFloor
-                    cells[base + leftIndex] += Float(d - d * middle)
-                    cells[base + leftIndex + 1] += Float(d * middle)
+        touchedFirstRow = min(touchedFirstRow, firstRow)
+        touchedEndRow = max(touchedEndRow, endRow)
+        for row in firstRow..<endRow {
+            let base = row * stride
+            let dy = min(Double(row + 1), bottom.y) - max(Double(row), top.y)
+            let xNext = min(max(x + dxdy * dy, 0), gridRight)
+            let d = dy * direction
+            let (left, right) = x < xNext ? (x, xNext) : (xNext, x)
+            let leftFloor = left.rounded(.down)
+            let leftIndex = Int(leftFloor)
+            let rightCeil = right.rounded(.up)
+            let rightIndex = Int(rightCeil)
+            if rightIndex <= leftIndex + 1 {
+                let middle = 0.5 * (x + xNext) - leftFloor
+                cells[base + leftIndex] += Float(d - d * middle)
+                cells[base + leftIndex + 1] += Float(d * middle)
+            } else {
+                let slope = 1 / (right - left)
+                let leftFraction = left - leftFloor
+                let firstArea = 0.5 * slope * (1 - leftFraction) * (1 - leftFraction)
+                let rightFraction = right - rightCeil + 1
+                let lastArea = 0.5 * slope * rightFraction * rightFraction
+                cells[base + leftIndex] += Float(d * firstArea)
+                if rightIndex == leftIndex + 2 {
+                    cells[base + leftIndex + 1] += Float(d * (1 - firstArea - lastArea))
                 } else {
-                    let slope = 1 / (right - left)
-                    let leftFraction = left - leftFloor
-                    let firstArea = 0.5 * slope * (1 - leftFraction) * (1 - leftFraction)
-                    let rightFraction = right - rightCeil + 1
-                    let lastArea = 0.5 * slope * rightFraction * rightFraction
-                    cells[base + leftIndex] += Float(d * firstArea)
-                    if rightIndex == leftIndex + 2 {
-                        cells[base + leftIndex + 1] += Float(d * (1 - firstArea - lastArea))
-                    } else {
-                        let secondArea = slope * (1.5 - leftFraction)
-                        cells[base + leftIndex + 1] += Float(d * (secondArea - firstArea))
-                        if leftIndex + 2 < rightIndex - 1 {
-                            let step = Float(d * slope)
-                            for index in (leftIndex + 2)..<(rightIndex - 1) { cells[base + index] += step }
-                        }
-                        let beforeLast = secondArea + Double(rightIndex - leftIndex - 3) * slope
-                        cells[base + rightIndex - 1] += Float(d * (1 - beforeLast - lastArea))
+                    let secondArea = slope * (1.5 - leftFraction)
+                    cells[base + leftIndex + 1] += Float(d * (secondArea - firstArea))
+                    if leftIndex + 2 < rightIndex - 1 {
+                        let step = Float(d * slope)
+                        for index in (leftIndex + 2)..<(rightIndex - 1) { cells[base + index] += step }
                     }
-                    cells[base + rightIndex] += Float(d * lastArea)
+                    let beforeLast = secondArea + Double(rightIndex - leftIndex - 3) * slope
+                    cells[base + rightIndex - 1] += Float(d * (1 - beforeLast - lastArea))
                 }
-                rowMin[row] = min(rowMin[row], leftIndex)
-                rowMax[row] = max(rowMax[row], min(rightIndex + 1, width + 1))
-                x = xNext
+                cells[base + rightIndex] += Float(d * lastArea)
             }
+            rowMin[row] = min(rowMin[row], leftIndex)
+            rowMax[row] = max(rowMax[row], min(rightIndex + 1, width + 1))
+            x = xNext
         }
     }
 
     /// Turns the accumulated cells into coverage row by row, calls `body(row, columns)` for each row that has
     /// any (with `coverage[column]` in 0…1 for those columns), and clears the cells for the next fill.
     func sweep(rule: FillRule, _ body: (Int, Range<Int>) -> Void) {
-        for row in 0..<height where rowMin[row] <= rowMax[row] {
+        let rows = touchedFirstRow < touchedEndRow ? touchedFirstRow..<touchedEndRow : 0..<0
+        touchedFirstRow = Int.max
+        touchedEndRow = 0
+        for row in rows where rowMin[row] <= rowMax[row] {
             let first = rowMin[row]
             let last = min(rowMax[row], width - 1)
+            let base = row * stride
             var sum: Float = 0
-            cells.withUnsafeMutableBufferPointer { cells in
-                coverage.withUnsafeMutableBufferPointer { coverage in
-                    let base = row * stride
-                    if first <= last {
-                        for column in first...last {
-                            sum += cells[base + column]
-                            cells[base + column] = 0
-                            coverage[column] = Self.coverage(of: sum, rule: rule)
-                        }
-                    }
-                    let clearFrom = max(last + 1, first)
-                    if clearFrom <= rowMax[row] {
-                        for column in clearFrom...rowMax[row] { cells[base + column] = 0 }
-                    }
+            if first <= last {
+                for column in first...last {
+                    sum += cells[base + column]
+                    cells[base + column] = 0
+                    coverage[column] = Self.coverage(of: sum, rule: rule)
                 }
+            }
+            let clearFrom = max(last + 1, first)
+            if clearFrom <= rowMax[row] {
+                for column in clearFrom...rowMax[row] { cells[base + column] = 0 }
             }
             rowMin[row] = Int.max
             rowMax[row] = Int.min

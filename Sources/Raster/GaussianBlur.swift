@@ -49,7 +49,7 @@ extension Canvas {
         let maskWidth = x1 - x0
         let maskHeight = y1 - y0
         let local = CoverageAccumulator(width: maskWidth, height: maskHeight)
-        local.add(PathFlattener.contours(of: device.transformed(by: .translation(-Double(x0), -Double(y0)))))
+        local.add(PolygonRings(PathFlattener.contours(of: device.transformed(by: .translation(-Double(x0), -Double(y0))))))
         var mask = [Float](repeating: 0, count: maskWidth * maskHeight)
         local.sweep(rule: .nonZero) { row, columns in
             for column in columns { mask[row * maskWidth + column] = local.coverage[column] }

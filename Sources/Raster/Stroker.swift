@@ -20,108 +20,120 @@ public struct StrokeStyle: Hashable, Sendable {
 }
 
 /// Turns polylines into the outline of their stroke as a union of simple pieces: a quad per segment, a join
-/// per corner and a cap per end, each wound the same way, so a non-zero fill merges them without seams and
-/// sharp turns and closed paths need no special cases.
-enum Stroker {
+/// wedge per corner and a cap per end, each wound the same way, so a non-zero fill merges them without seams,
+/// and sharp turns and closed paths need no special cases.
+struct Stroker {
     /// Join wedges narrower than this (in pixels) are left out: they cannot change a pixel.
     static let negligibleJoinGap = 0.01
 
-    static func outline(of contours: [Contour], style: StrokeStyle, tolerance: Double = PathFlattener.defaultTolerance) -> [Contour] {
-        let halfWidth = style.width / 2
-        guard halfWidth > 0, halfWidth.isFinite else { return [] }
-        var pieces: [Contour] = []
-        let circle = circlePolygon(radius: halfWidth, tolerance: tolerance)
-        for contour in contours {
-            let points = deduplicated(contour.points)
-            if points.count == 1 {
-                if !contour.isClosed { addCap(at: points[0], direction: Point(1, 0), style: style, circle: circle, to: &pieces, bothSides: true) }
-                continue
-            }
-            let closed = contour.isClosed && points.count > 2
-            let segmentCount = closed ? points.count : points.count - 1
-            for index in 0..<segmentCount {
-                let a = points[index]
-                let b = points[(index + 1) % points.count]
-                let normal = unitNormal(from: a, to: b) * halfWidth
-                pieces.append(oriented([a + normal, b + normal, b - normal, a - normal]))
-            }
-            let corners = closed ? Array(0..<points.count) : Array(1..<(points.count - 1))
-            for index in corners {
-                let previous = points[(index - 1 + points.count) % points.count]
-                let next = points[(index + 1) % points.count]
-                addJoin(at: points[index], from: previous, to: next, style: style, circle: circle, to: &pieces)
-            }
-            if !closed {
-                addCap(at: points[0], direction: unitDirection(from: points[1], to: points[0]), style: style, circle: circle, to: &pieces, bothSides: false)
-                let last = points.count - 1
-                addCap(at: points[last], direction: unitDirection(from: points[last - 1], to: points[last]), style: style, circle: circle, to: &pieces, bothSides: false)
-            }
-        }
-        return pieces
+    let halfWidth: Double
+    let style: StrokeStyle
+    /// The angle one chord of a round join or cap spans while staying within the tolerance.
+    let arcStep: Double
+
+    init(style: StrokeStyle, tolerance: Double = PathFlattener.defaultTolerance) {
+        self.style = style
+        halfWidth = style.width / 2
+        let ratio = max(-1, min(1, 1 - tolerance / max(halfWidth, 1e-9)))
+        arcStep = max(acos(ratio), 2 * Double.pi / 256)
     }
 
-    private static func addJoin(at vertex: Point, from previous: Point, to next: Point, style: StrokeStyle, circle: [Point], to pieces: inout [Contour]) {
-        let halfWidth = style.width / 2
-        let incoming = unitDirection(from: previous, to: vertex)
-        let outgoing = unitDirection(from: vertex, to: next)
+    /// The stroke outline of every contour as rings.
+    func outline(of contours: [Contour]) -> PolygonRings {
+        var rings = PolygonRings()
+        guard halfWidth > 0, halfWidth.isFinite else { return rings }
+        for contour in contours { outline(contour, into: &rings) }
+        return rings
+    }
+
+    private func outline(_ contour: Contour, into rings: inout PolygonRings) {
+        let points = Self.deduplicated(contour.points)
+        guard let first = points.first else { return }
+        if points.count == 1 {
+            if !contour.isClosed, style.cap != .butt { addDot(at: first, into: &rings) }
+            return
+        }
+        let closed = contour.isClosed && points.count > 2
+        let segmentCount = closed ? points.count : points.count - 1
+        for index in 0..<segmentCount {
+            let a = points[index]
+            let b = points[(index + 1) % points.count]
+            let normal = Self.unitNormal(from: a, to: b) * halfWidth
+            rings.add(a + normal); rings.add(b + normal); rings.add(b - normal); rings.add(a - normal)
+            rings.closeRing(positive: true)
+        }
+        let corners = closed ? 0..<points.count : 1..<(points.count - 1)
+        for index in corners {
+            let previous = points[(index - 1 + points.count) % points.count]
+            addJoin(at: points[index], incoming: Self.unitDirection(from: previous, to: points[index]),
+                    outgoing: Self.unitDirection(from: points[index], to: points[(index + 1) % points.count]), into: &rings)
+        }
+        if !closed {
+            addCap(at: first, direction: Self.unitDirection(from: points[1], to: first), into: &rings)
+            let last = points[points.count - 1]
+            addCap(at: last, direction: Self.unitDirection(from: points[points.count - 2], to: last), into: &rings)
+        }
+    }
+
+    private func addJoin(at vertex: Point, incoming: Point, outgoing: Point, into rings: inout PolygonRings) {
         let turn = incoming.cross(outgoing)
         let cosine = incoming.dot(outgoing)
-        if abs(turn) * halfWidth < negligibleJoinGap && cosine > 0 { return }
+        if abs(turn) * halfWidth < Self.negligibleJoinGap && cosine > 0 { return }
+        let side = turn > 0 ? -1.0 : 1.0
+        let n0 = Point(-incoming.y, incoming.x) * (halfWidth * side)
+        let n1 = Point(-outgoing.y, outgoing.x) * (halfWidth * side)
         switch style.join {
         case .round:
-            pieces.append(Contour(points: circle.map { $0 + vertex }, isClosed: true))
-        case .bevel, .miter:
-            let side = turn > 0 ? -1.0 : 1.0
-            let n0 = Point(-incoming.y, incoming.x) * (halfWidth * side)
-            let n1 = Point(-outgoing.y, outgoing.x) * (halfWidth * side)
-            let bevel = [vertex, vertex + n0, vertex + n1]
-            guard style.join == .miter else {
-                pieces.append(oriented(bevel))
-                return
-            }
+            rings.add(vertex)
+            addArc(around: vertex, from: n0, sweep: side * -acos(max(-1, min(1, cosine))), into: &rings)
+        case .bevel:
+            rings.add(vertex); rings.add(vertex + n0); rings.add(vertex + n1)
+        case .miter:
             let miterRatio = 1 / max((0.5 * (1 + cosine)).squareRoot(), 1e-12)
+            rings.add(vertex); rings.add(vertex + n0)
             if miterRatio <= style.miterLimit {
                 let bisector = n0 + n1
-                let tip = vertex + bisector * (halfWidth * miterRatio / max(bisector.length, 1e-12))
-                pieces.append(oriented([vertex, vertex + n0, tip, vertex + n1]))
-            } else {
-                pieces.append(oriented(bevel))
+                rings.add(vertex + bisector * (halfWidth * miterRatio / max(bisector.length, 1e-12)))
             }
+            rings.add(vertex + n1)
         }
+        rings.closeRing(positive: true)
     }
 
-    private static func addCap(at end: Point, direction: Point, style: StrokeStyle, circle: [Point], to pieces: inout [Contour], bothSides: Bool) {
-        let halfWidth = style.width / 2
+    private func addCap(at end: Point, direction: Point, into rings: inout PolygonRings) {
+        let normal = Point(-direction.y, direction.x) * halfWidth
         switch style.cap {
         case .butt:
             return
         case .round:
-            pieces.append(Contour(points: circle.map { $0 + end }, isClosed: true))
+            addArc(around: end, from: normal, sweep: -Double.pi, into: &rings)
         case .square:
-            let normal = Point(-direction.y, direction.x) * halfWidth
             let forward = direction * halfWidth
-            let back = bothSides ? end - forward : end
-            pieces.append(oriented([back + normal, end + forward + normal, end + forward - normal, back - normal]))
+            rings.add(end + normal); rings.add(end + forward + normal); rings.add(end + forward - normal); rings.add(end - normal)
         }
+        rings.closeRing(positive: true)
     }
 
-    /// A circle as a polygon whose chords stay within `tolerance` of the arc.
-    static func circlePolygon(radius: Double, tolerance: Double) -> [Point] {
-        let ratio = max(-1, min(1, 1 - tolerance / radius))
-        let count = min(max(Int((Double.pi / acos(ratio)).rounded(.up)), 8), 256)
-        return (0..<count).map { step in
-            let angle = 2 * Double.pi * Double(step) / Double(count)
-            return Point(radius * cos(angle), radius * sin(angle))
+    private func addDot(at center: Point, into rings: inout PolygonRings) {
+        if style.cap == .square {
+            for corner in [Point(-1, -1), Point(1, -1), Point(1, 1), Point(-1, 1)] { rings.add(center + corner * halfWidth) }
+        } else {
+            addArc(around: center, from: Point(halfWidth, 0), sweep: 2 * Double.pi, into: &rings)
         }
+        rings.closeRing(positive: true)
     }
 
-    /// A closed piece with positive signed area, so all pieces wind alike.
-    private static func oriented(_ points: [Point]) -> Contour {
-        var area = 0.0
-        for index in points.indices {
-            area += points[index].cross(points[(index + 1) % points.count])
+    /// Adds points on the circle of radius |start| around `center`, from `start` turning by `sweep` radians.
+    private func addArc(around center: Point, from start: Point, sweep: Double, into rings: inout PolygonRings) {
+        let steps = max(1, Int((abs(sweep) / arcStep).rounded(.up)))
+        let angle = sweep / Double(steps)
+        let (c, s) = (cos(angle), sin(angle))
+        var offset = start
+        rings.add(center + offset)
+        for _ in 0..<steps {
+            offset = Point(offset.x * c - offset.y * s, offset.x * s + offset.y * c)
+            rings.add(center + offset)
         }
-        return Contour(points: area < 0 ? points.reversed() : points, isClosed: true)
     }
 
     private static func deduplicated(_ points: [Point]) -> [Point] {
@@ -162,6 +174,6 @@ extension Canvas {
             fade = style.width
             deviceStyle.width = 1
         }
-        fill(contours: Stroker.outline(of: contours, style: deviceStyle), paint: paint, rule: .nonZero, opacity: opacity * fade)
+        fill(rings: Stroker(style: deviceStyle).outline(of: contours), paint: paint, rule: .nonZero, opacity: opacity * fade)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// `make bench`: each benchmark prints its figure as a ratio against an anchor measured in the same run.
 let benchmarks: [(name: String, run: () throws -> String)] = [
     ("projection", ProjectionBenchmark.run),
+    ("raster", RasterBenchmark.run),
 ]
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {

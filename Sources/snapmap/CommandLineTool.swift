@@ -5,7 +5,7 @@ import MapEngine
 /// The `snapmap` command line: dispatches to a command and turns errors into messages and exit codes
 /// (0 ok, 1 runtime error, 2 usage).
 enum CommandLineTool {
-    static let commands: [Command] = [projectCommand, tilesForCommand, sceneCommand]
+    static let commands: [Command] = [projectCommand, tilesForCommand, sceneCommand, rasterGalleryCommand]
 
     static var help: String {
         var lines = [
@@ -51,6 +51,9 @@ enum CommandLineTool {
         } catch let error as GeoError {
             printError("snapmap \(name): \(error.description)")
             return 2
+        } catch let error as CustomStringConvertible {
+            printError("snapmap \(name): \(error.description)")
+            return 1
         } catch {
             printError("snapmap \(name): \(error)")
             return 1

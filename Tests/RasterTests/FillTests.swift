@@ -68,6 +68,24 @@ struct FillTests {
         #expect(abs(sliver.totalCoverage - 640) < 1e-3)
     }
 
+    @Test func edgesCrossingTheCanvasSidesMatchTheClippedArea() throws {
+        var generator = SeededGenerator(seed: 3)
+        for trial in 0..<60 {
+            let polygon = (0..<7).map { _ in
+                Point(Double.random(in: -150...250, using: &generator), Double.random(in: -40...140, using: &generator))
+            }
+            let canvas = try Canvas(width: 100, height: 100)
+            canvas.fill(.polygon(polygon), paint: .solid(.white), rule: .evenOdd)
+            let reference = try Canvas(width: 400, height: 180)
+            reference.fill(.polygon(polygon.map { Point($0.x + 150, $0.y + 40) }), paint: .solid(.white), rule: .evenOdd)
+            var inside = 0.0
+            for y in 40..<140 {
+                for x in 150..<250 { inside += reference.alpha(x: x, y: y) }
+            }
+            #expect(abs(canvas.totalCoverage - inside) < 0.05 * max(1, inside / 100), "trial \(trial)")
+        }
+    }
+
     @Test func curvesAreFlattenedWithinTolerance() throws {
         let canvas = try Canvas(width: 220, height: 220)
         canvas.fill(.circle(center: Point(110, 110), radius: 100), paint: white)

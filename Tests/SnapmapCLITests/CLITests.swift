@@ -111,3 +111,19 @@ struct CLITests {
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
+
+@Suite("snapmap raster-gallery")
+struct RasterGalleryCLITests {
+    @Test func writesEveryScene() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-gallery-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLITests().run("raster-gallery", "--out", directory.path)
+        #expect(result.status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(files == ["avatar.png", "curves.png", "hairlines.png", "layers.png", "stars.png", "strokes.png", "text.png"])
+        for file in files {
+            let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
+            #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && bytes.count > 500)
+        }
+    }
+}
