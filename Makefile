@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/snapmap
 OUT ?= out
 
-.PHONY: setup build run test bench clean
+.PHONY: setup build basemap run test bench clean
 
 setup:
 	@scripts/setup.sh
@@ -11,13 +11,16 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product snapmap
 
-run: build
-	@mkdir -p $(OUT)
-	$(RELEASE_BIN) scene > $(OUT)/scene.json
-	@cat $(OUT)/scene.json
-	@echo "wrote $(OUT)/scene.json" >&2
+basemap: build
+	$(RELEASE_BIN) import-basemap
 
-test: setup
+run: basemap
+	@mkdir -p $(OUT)
+	$(RELEASE_BIN) render --out $(OUT)/williamsburg.png
+	$(RELEASE_BIN) scene > $(OUT)/scene.json
+	@echo "wrote $(OUT)/williamsburg.png and $(OUT)/scene.json" >&2
+
+test: basemap
 	$(SWIFT) test
 
 bench: setup

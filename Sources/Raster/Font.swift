@@ -17,6 +17,8 @@ public final class Font: @unchecked Sendable {
     private var shaper: OpaquePointer?
     private var currentSize64 = 0
     private var glyphCache: [GlyphKey: GlyphBitmap] = [:]
+    /// Glyph outlines by glyph and size; guarded by `lock` through `withFace`.
+    var outlineCache: [GlyphKey: Path] = [:]
 
     /// Opens a font file; a missing or unreadable file is an error naming it.
     public init(file: String) throws(RasterError) {
@@ -92,6 +94,14 @@ public final class Font: @unchecked Sendable {
         FT_Set_Char_Size(face, 0, FT_F26Dot6(size64), 72, 72)
         hb_ft_font_changed(shaper)
         currentSize64 = size64
+    }
+
+    /// Runs `body` with the face set to `size`, holding the font's lock.
+    func withFace<T>(size: Double, _ body: (FT_Face) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        setSize(size)
+        return body(face!)
     }
 
     /// The grayscale bitmap of a glyph at a size and subpixel phase, rendered once and cached.

@@ -5,7 +5,19 @@ struct Command: Sendable {
     let summary: String
     let usage: String
     let options: [OptionSpec]
+    /// The name of the one positional argument the command takes, if any.
+    let positional: String?
     let run: @Sendable (ParsedOptions) throws -> String
+
+    init(name: String, summary: String, usage: String, options: [OptionSpec], positional: String? = nil,
+         run: @escaping @Sendable (ParsedOptions) throws -> String) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.options = options
+        self.positional = positional
+        self.run = run
+    }
 
     /// The `--help` text of the command.
     var help: String {

@@ -5,7 +5,9 @@ import MapEngine
 /// The `snapmap` command line: dispatches to a command and turns errors into messages and exit codes
 /// (0 ok, 1 runtime error, 2 usage).
 enum CommandLineTool {
-    static let commands: [Command] = [projectCommand, tilesForCommand, sceneCommand, rasterGalleryCommand]
+    static let commands: [Command] = [
+        projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, rasterGalleryCommand,
+    ]
 
     static var help: String {
         var lines = [
@@ -41,7 +43,7 @@ enum CommandLineTool {
             return 0
         }
         do {
-            let options = try ParsedOptions(arguments: rest, specs: command.options)
+            let options = try ParsedOptions(arguments: rest, specs: command.options, positional: command.positional)
             let output = try command.run(options)
             FileHandle.standardOutput.write(Data((output.hasSuffix("\n") ? output : output + "\n").utf8))
             return 0

@@ -22,15 +22,22 @@ struct UsageError: Error, CustomStringConvertible {
 struct ParsedOptions {
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
+    private var positionalValue: String?
+    private var positionalName: String?
 
     /// Parses `--name value`, `--name=value` and flags; anything undeclared or a missing value is a usage error.
-    init(arguments: [String], specs: [OptionSpec]) throws(UsageError) {
+    init(arguments: [String], specs: [OptionSpec], positional: String? = nil) throws(UsageError) {
         let byName = Dictionary(uniqueKeysWithValues: specs.map { ($0.name, $0) })
+        positionalName = positional
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard argument.hasPrefix("--") else { throw UsageError(description: "unexpected argument \"\(argument)\"") }
+            guard argument.hasPrefix("--") else {
+                guard positional != nil, positionalValue == nil else { throw UsageError(description: "unexpected argument \"\(argument)\"") }
+                positionalValue = argument
+                continue
+            }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
@@ -54,6 +61,12 @@ struct ParsedOptions {
     }
 
     func value(_ name: String) -> String? { values[name] }
+
+    /// The positional argument, required.
+    func positional() throws(UsageError) -> String {
+        guard let positionalValue else { throw UsageError(description: "missing \(positionalName ?? "argument")") }
+        return positionalValue
+    }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
 

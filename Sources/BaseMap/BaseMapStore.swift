@@ -1,0 +1,30 @@
+import Foundation
+import GeoCore
+
+/// The imported base map: land (the borough shoreline), parks and streets in mercator metres, each with a
+/// spatial grid for culling.
+public struct BaseMapStore: Sendable {
+    /// Grid cells of about a kilometre: a tile at zoom 16 touches one to four.
+    public static let gridCellSize = 1_000.0
+
+    public let land: FeatureTable
+    public let parks: FeatureTable
+    public let streets: FeatureTable
+    public let landGrid: SpatialGrid
+    public let parkGrid: SpatialGrid
+    public let streetGrid: SpatialGrid
+
+    public init(land: FeatureTable, parks: FeatureTable, streets: FeatureTable) {
+        self.land = land
+        self.parks = parks
+        self.streets = streets
+        landGrid = SpatialGrid(table: land, cellSize: Self.gridCellSize)
+        parkGrid = SpatialGrid(table: parks, cellSize: Self.gridCellSize)
+        streetGrid = SpatialGrid(table: streets, cellSize: Self.gridCellSize)
+    }
+
+    /// The features of a table whose bounds meet `rect`, in table order.
+    public static func features(of table: FeatureTable, grid: SpatialGrid, in rect: MercatorRect) -> [Int] {
+        grid.query(rect).filter { table.bounds(of: $0).intersects(rect) }
+    }
+}

@@ -1,0 +1,45 @@
+/// A property value from GeoJSON or a dBASE table.
+public enum PropertyValue: Hashable, Sendable {
+    case string(String)
+    case number(Double)
+
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+}
+
+/// Geometry as read from a source, in the source's coordinates (x east, y north).
+public enum SourceGeometry: Sendable {
+    /// One or more lines, each a list of positions.
+    case lines([[SourcePosition]])
+    /// One or more polygons, each an outer ring followed by its holes.
+    case polygons([[[SourcePosition]]])
+}
+
+/// One position in source coordinates.
+public struct SourcePosition: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A feature as read from a source: geometry and properties.
+public struct SourceFeature: Sendable {
+    public let geometry: SourceGeometry
+    public let properties: [String: PropertyValue]
+
+    public init(geometry: SourceGeometry, properties: [String: PropertyValue]) {
+        self.geometry = geometry
+        self.properties = properties
+    }
+}

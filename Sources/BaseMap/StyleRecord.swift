@@ -1,0 +1,82 @@
+import Foundation
+import Raster
+
+/// `snapmap.json` as written, before validation.
+struct StyleRecord: Decodable {
+    struct Parks: Decodable { let color: String; let minZoom: Double }
+    struct Street: Decodable { let color: String; let minZoom: Double; let width: [[Double]] }
+    struct Streets: Decodable { let casingColor: String; let casingWidth: [[Double]]; let classes: [String: Street] }
+    struct Labels: Decodable {
+        let minZoom: Double; let minClass: String; let size: [[Double]]; let color: String; let halo: String
+        let haloWidth: Double; let spacing: Double; let maxTurnDegrees: Double
+    }
+    struct Generalization: Decodable { let tolerance: Double; let minArea: Double }
+
+    let name: String
+    let water: String
+    let land: String
+    let parks: Parks
+    let streets: Streets
+    let labels: Labels
+    let generalization: Generalization
+
+    func validated(file: String) throws(BaseMapError) -> MapStyle {
+        func color(_ text: String, _ path: String) throws(BaseMapError) -> Color {
+            do { return try Color(hex: text) } catch { throw BaseMapError(file: file, path: path, message: error.description) }
+        }
+        func number(_ value: Double, _ path: String, _ range: ClosedRange<Double>) throws(BaseMapError) -> Double {
+            guard value.isFinite, range.contains(value) else {
+                throw BaseMapError(file: file, path: path, message: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
+            }
+            return value
+        }
+        var layers: [MapStyle.StreetLayer] = []
+        for street in StreetClass.allCases {
+            let path = "streets.classes.\(street.rawValue)"
+            guard let layer = streets.classes[street.rawValue] else { throw BaseMapError(file: file, path: path, message: "missing street class") }
+            layers.append(MapStyle.StreetLayer(color: try color(layer.color, path + ".color"), minZoom: try number(layer.minZoom, path + ".minZoom", 0...24),
+                                               width: try ZoomStops(layer.width, field: path + ".width", file: file)))
+        }
+        if let unknown = streets.classes.keys.sorted().first(where: { StreetClass(rawValue: $0) == nil }) {
+            throw BaseMapError(file: file, path: "streets.classes.\(unknown)", message: "unknown street class; allowed: \(StreetClass.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let minClass = StreetClass(rawValue: labels.minClass) else {
+            throw BaseMapError(file: file, path: "labels.minClass", message: "unknown street class \"\(labels.minClass)\"")
+        }
+        let labelStyle = MapStyle.Labels(
+            minZoom: try number(labels.minZoom, "labels.minZoom", 0...24), minClass: minClass,
+            size: try ZoomStops(labels.size, field: "labels.size", file: file), color: try color(labels.color, "labels.color"),
+            halo: try color(labels.halo, "labels.halo"), haloWidth: try number(labels.haloWidth, "labels.haloWidth", 0...10),
+            spacing: try number(labels.spacing, "labels.spacing", 20...2000),
+            maxTurnDegrees: try number(labels.maxTurnDegrees, "labels.maxTurnDegrees", 0...90))
+        return MapStyle(name: name, water: try color(water, "water"), land: try color(land, "land"),
+                        park: try color(parks.color, "parks.color"), parkMinZoom: try number(parks.minZoom, "parks.minZoom", 0...24),
+                        casingColor: try color(streets.casingColor, "streets.casingColor"),
+                        casingWidth: try ZoomStops(streets.casingWidth, field: "streets.casingWidth", file: file),
+                        streets: layers, labels: labelStyle,
+                        tolerance: try number(generalization.tolerance, "generalization.tolerance", 0.01...2),
+                        minArea: try number(generalization.minArea, "generalization.minArea", 0...100))
+    }
+
+    static func path(of error: DecodingError) -> String {
+        let (codingPath, key): ([any CodingKey], (any CodingKey)?) = {
+            switch error {
+            case .keyNotFound(let key, let context): return (context.codingPath, key)
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): return (context.codingPath, nil)
+            @unknown default: return ([], nil)
+            }
+        }()
+        return (codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+            .joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+
+    static func reason(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound: return "required field is missing"
+        case .typeMismatch(let type, _): return "expected \(type)"
+        case .valueNotFound(let type, _): return "expected \(type), found null"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "malformed JSON" : context.debugDescription
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where the engine's files live: the project's `Data/` directory and the NYC base map sources beside the
+/// checkout (`../shared/data/nyc`, or `$SNAPMAP_NYC_DATA`).
+public struct DataPaths: Sendable {
+    public let dataDirectory: URL
+
+    public init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    public var styleFile: URL { dataDirectory.appendingPathComponent("styles/snapmap.json") }
+    public var baseMapCacheDirectory: URL { dataDirectory.appendingPathComponent("basemap") }
+
+    /// The NYC sources: `$SNAPMAP_NYC_DATA`, else `../shared/data/nyc` beside the checkout that holds `Data/`.
+    public var baseMapSourceDirectory: URL {
+        if let explicit = ProcessInfo.processInfo.environment["SNAPMAP_NYC_DATA"] { return URL(fileURLWithPath: explicit) }
+        return dataDirectory.standardizedFileURL.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/data/nyc")
+    }
+}

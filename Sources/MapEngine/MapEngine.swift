@@ -1,0 +1,58 @@
+import BaseMap
+import Foundation
+import GeoCore
+import Raster
+
+/// The layers a frame can draw.
+public enum MapLayer: String, CaseIterable, Sendable {
+    case base
+}
+
+/// The composed engine: the scene and the base map loaded once, answering frames and tiles. Shared across
+/// threads: everything it holds is immutable or locks itself.
+public final class MapEngine: Sendable {
+    /// Frames accept zooms 10…20 (the base map's useful range) and scales 1…4.
+    public static let frameZoomRange: ClosedRange<Double> = 10...20
+    public static let tileSizes = [256, 512]
+    public static let tileScales = [1.0, 2.0]
+
+    public let paths: DataPaths
+    public let scene: Scene
+    public let baseMap: BaseMapRenderer
+
+    /// Loads the scene, the style, the label font and the base map (from its cache, importing it when the
+    /// cache is missing or stale).
+    public init(paths: DataPaths) throws {
+        self.paths = paths
+        scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
+        let style = try MapStyle.load(paths.styleFile)
+        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory)
+        baseMap = BaseMapRenderer(store: store, style: style, labelFont: try InterFont.bold.load())
+    }
+
+    /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit).
+    public func checkFrame(_ viewport: Viewport) throws {
+        try GeoError.check(viewport.zoom, "zoom", in: Self.frameZoomRange)
+        let pixels = viewport.pixelWidth * viewport.pixelHeight
+        guard viewport.pixelWidth <= Canvas.maxSide, viewport.pixelHeight <= Canvas.maxSide, pixels <= Canvas.maxPixels else {
+            throw RasterError.canvasTooLarge(width: viewport.pixelWidth, height: viewport.pixelHeight, maxSide: Canvas.maxSide, maxPixels: Canvas.maxPixels)
+        }
+    }
+
+    /// A frame of a viewport with the given layers, bottom to top; without the base layer the frame is
+    /// transparent underneath.
+    public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base]) throws -> Canvas {
+        try checkFrame(viewport)
+        let view = MapView(viewport: viewport)
+        let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
+        if layers.contains(.base) { baseMap.draw(into: canvas, view: view) }
+        return canvas
+    }
+
+    /// An XYZ tile of 256 or 512 points at scale 1 or 2.
+    public func renderTile(_ tile: TileID, tileSize: Int = 256, scale: Double = 1) throws -> Canvas {
+        guard Self.tileSizes.contains(tileSize) else { throw GeoError.invalid(field: "tileSize", reason: "must be 256 or 512, got \(tileSize)") }
+        guard Self.tileScales.contains(scale) else { throw GeoError.invalid(field: "scale", reason: "must be 1 or 2, got \(scale)") }
+        return try baseMap.render(MapView(tile: tile, tileSize: tileSize, scale: scale))
+    }
+}

@@ -1,0 +1,33 @@
+import BaseMap
+import Foundation
+import MapEngine
+
+/// `snapmap import-basemap`: builds `Data/basemap/basemap.bin` from the NYC sources (part of the set-up).
+let importBaseMapCommand = Command(
+    name: "import-basemap",
+    summary: "import the NYC base map sources into Data/basemap (skipped when the cache is current)",
+    usage: "import-basemap [--force] [--data DIR]",
+    options: [
+        .flag("force", "import even when the cache is current"),
+        DataLocator.option,
+    ]
+) { options in
+    let paths = DataPaths(dataDirectory: try DataLocator.directory(options))
+    let sources = paths.baseMapSourceDirectory
+    let cache = paths.baseMapCacheDirectory.appendingPathComponent(BaseMapCache.fileName)
+    let clock = ContinuousClock()
+    let fingerprint = BaseMapCache.fingerprint(of: sources)
+    if !options.flag("force"), let current = try BaseMapCache.read(from: cache, fingerprint: fingerprint) {
+        return "base map cache is current: \(cache.path) (\(summary(current)))"
+    }
+    var store: BaseMapStore?
+    let elapsed = try clock.measure {
+        store = try BaseMapImporter.importStore(from: sources)
+        try BaseMapCache.write(store!, fingerprint: fingerprint, to: cache)
+    }
+    return "imported \(sources.path) into \(cache.path) in \(elapsed) (\(summary(store!)))"
+}
+
+private func summary(_ store: BaseMapStore) -> String {
+    "\(store.land.count) land polygons, \(store.parks.count) parks, \(store.streets.count) streets, \(store.land.xs.count + store.parks.xs.count + store.streets.xs.count) points"
+}

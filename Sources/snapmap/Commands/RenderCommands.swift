@@ -1,0 +1,66 @@
+import Foundation
+import GeoCore
+import MapEngine
+import Raster
+
+/// `snapmap render`: a PNG frame of any viewport.
+let renderCommand = Command(
+    name: "render",
+    summary: "render a PNG frame of a viewport (default: the scene's Williamsburg viewport, 393x852 pt @3x)",
+    usage: "render [--layers base] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
+    options: ViewportOptions.specs + [
+        .value("layers", "LIST", "comma-separated layers to draw: base (default: base)"),
+        .value("out", "F.png", "the PNG file to write"),
+        DataLocator.option,
+    ]
+) { options in
+    let out = try options.required("out")
+    let layers = try LayerList(options.value("layers") ?? "base")
+    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
+    try GeoError.check(viewport.zoom, "--zoom", in: MapEngine.frameZoomRange)
+    let canvas = try engine.renderFrame(viewport, layers: layers.layers)
+    try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
+    return "wrote \(out) (\(canvas.width)×\(canvas.height) px)"
+}
+
+/// `snapmap tile`: one XYZ tile as PNG.
+let tileCommand = Command(
+    name: "tile",
+    summary: "render one XYZ tile as PNG",
+    usage: "tile Z/X/Y [--tile-size 256|512] [--scale 1|2] --out F.png",
+    options: [
+        .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
+        .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
+        .value("out", "F.png", "the PNG file to write"),
+        DataLocator.option,
+    ],
+    positional: "Z/X/Y"
+) { options in
+    let tile = try TileID(parsing: try options.positional(), field: "tile")
+    let tileSize = try options.integer("tile-size", in: 256...512) ?? 256
+    guard MapEngine.tileSizes.contains(tileSize) else { throw UsageError(description: "--tile-size must be 256 or 512, got \(tileSize)") }
+    let scale = try options.number("scale", in: 1...2) ?? 1
+    guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
+    let out = try options.required("out")
+    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let canvas = try engine.renderTile(tile, tileSize: tileSize, scale: scale)
+    try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
+    return "wrote \(out) (\(tile), \(canvas.width)×\(canvas.height) px)"
+}
+
+/// The layers a frame draws, validated against the layers that exist.
+struct LayerList {
+    let layers: Set<MapLayer>
+
+    init(_ text: String) throws(UsageError) {
+        let allowed = MapLayer.allCases.map(\.rawValue).joined(separator: ", ")
+        var layers = Set<MapLayer>()
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let layer = MapLayer(rawValue: name) else { throw UsageError(description: "--layers: unknown layer \"\(name)\"; allowed: \(allowed)") }
+            layers.insert(layer)
+        }
+        guard !layers.isEmpty else { throw UsageError(description: "--layers needs at least one of \(allowed)") }
+        self.layers = layers
+    }
+}
