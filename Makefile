@@ -20,7 +20,7 @@ run: basemap
 	$(RELEASE_BIN) scene > $(OUT)/scene.json
 	@echo "wrote $(OUT)/williamsburg.png and $(OUT)/scene.json" >&2
 
-test: basemap
+test: setup
 	$(SWIFT) test
 
 bench: setup

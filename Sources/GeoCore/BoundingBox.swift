@@ -72,6 +72,11 @@ public struct MercatorRect: Hashable, Sendable, Codable {
         minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
     }
 
+    /// The smallest rectangle holding both.
+    public func union(_ other: MercatorRect) -> MercatorRect {
+        MercatorRect(minX: min(minX, other.minX), minY: min(minY, other.minY), maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
+    }
+
     /// This rectangle grown by `margin` metres on every side.
     public func expanded(by margin: Double) -> MercatorRect {
         MercatorRect(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
