@@ -26,6 +26,8 @@ test: setup
 bench: setup
 	@scripts/setup.sh scripts/bench-packages.txt
 	$(SWIFT) build -c release --product snapmap-bench
+	$(SWIFT) build -c release --product snapmap
+	.build/release/snapmap import-basemap
 	.build/release/snapmap-bench
 
 clean:

@@ -20,12 +20,17 @@ let package = Package(
             providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]
         ),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(name: "GeoCore", dependencies: ["CProj"]),
         .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
         .target(name: "BaseMap", dependencies: ["GeoCore", "Raster"]),
-        .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap"]),
+        .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "CSQLite"]),
         .executableTarget(name: "snapmap", dependencies: ["MapEngine", "GeoCore", "Raster"]),
-        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster"]),
+        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "MapEngine"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "BaseMapTests", dependencies: ["BaseMap", "GeoCore", "Raster"]),

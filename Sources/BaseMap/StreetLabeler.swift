@@ -9,29 +9,43 @@ import Raster
 struct StreetLabeler {
     /// Space kept between labels, in pixels.
     static let padding = 3.0
+    /// How far beyond the view candidates are gathered, in text sizes (a long street name), plus half the spacing.
+    static let reachInEms = 30.0
+    /// The collision grid's cell, in pixels (MapLibre's GridIndex uses cells of this order).
+    static let gridCell = 64.0
 
     let store: BaseMapStore
     let style: MapStyle
     let font: Font
     let view: MapView
 
-    private struct Placed {
-        let box: Rect
-        let name: String
-        let anchor: Point
+    private struct GridCell: Hashable {
+        let x: Int
+        let y: Int
+    }
+
+    /// The collision-grid cells a box covers.
+    private static func cells(of box: Rect) -> [GridCell] {
+        let x0 = Int((box.minX / gridCell).rounded(.down)), x1 = Int((box.maxX / gridCell).rounded(.down))
+        let y0 = Int((box.minY / gridCell).rounded(.down)), y1 = Int((box.maxY / gridCell).rounded(.down))
+        return (y0...y1).flatMap { y in (x0...x1).map { GridCell(x: $0, y: y) } }
     }
 
     func draw(into canvas: Canvas) {
         let size = style.labels.size.value(at: view.zoom) * view.scale
         let spacing = style.labels.spacing * view.scale
-        let reach = 2 * (spacing + 40 * size) / view.pixelsPerMetre
+        let reach = (Self.reachInEms * size + spacing / 2) / view.pixelsPerMetre
         let table = store.streets
         let candidates = BaseMapStore.features(of: table, grid: store.streetGrid, in: view.mercatorBounds.expanded(by: reach))
             .filter { !table.names[$0].isEmpty && table.classes[$0] >= style.labels.minClass.rank }
             .sorted { (table.classes[$0], -$0) > (table.classes[$1], -$1) }
         var layouts: [String: TextLayout] = [:]
-        var placed: [Placed] = []
+        var placed: [Rect] = []
+        var grid: [GridCell: [Int]] = [:]
+        var anchorsByName: [String: [Point]] = [:]
         var glyphs = Path()
+        let haloWidth = style.labels.haloWidth * view.scale * 2
+        let visible = Rect(x: 0, y: 0, width: Double(view.width), height: Double(view.height))
         for feature in candidates {
             let name = table.names[feature]
             guard let layout = layouts[name] ?? (try? font.layout(name, size: size)) else { continue }
@@ -40,18 +54,19 @@ struct StreetLabeler {
                 let line = worldLine(table, part: part)
                 for center in centers(length: line.length, advance: layout.advance, spacing: spacing) {
                     guard let label = place(layout, on: line, center: center, size: size) else { continue }
-                    let clash = placed.contains { other in
-                        other.box.outset(by: Self.padding).intersects(label.box)
-                            || (other.name == name && (other.anchor - label.anchor).length < spacing / 2)
-                    }
-                    guard !clash else { continue }
-                    placed.append(Placed(box: label.box, name: name, anchor: label.anchor))
-                    glyphs.append(label.path)
+                    let padded = label.box.outset(by: Self.padding)
+                    let cells = Self.cells(of: padded)
+                    let overlaps = cells.contains { cell in grid[cell, default: []].contains { placed[$0].intersects(padded) } }
+                    let repeats = anchorsByName[name, default: []].contains { ($0 - label.anchor).length < spacing / 2 }
+                    guard !overlaps, !repeats else { continue }
+                    for cell in cells { grid[cell, default: []].append(placed.count) }
+                    anchorsByName[name, default: []].append(label.anchor)
+                    placed.append(label.box)
+                    if label.box.outset(by: haloWidth).intersects(visible) { glyphs.append(outline(of: label, layout: layout, size: size)) }
                 }
             }
         }
         guard !glyphs.isEmpty else { return }
-        let haloWidth = style.labels.haloWidth * view.scale * 2
         canvas.stroke(glyphs, style: StrokeStyle(width: haloWidth, join: .round, cap: .round), paint: .solid(style.labels.halo))
         canvas.fill(glyphs, paint: .solid(style.labels.color))
     }
@@ -72,33 +87,56 @@ struct StreetLabeler {
         return WorldLine(points: points)
     }
 
-    /// The glyph outlines of one label centred at `center` along the line, in view pixels, with its box;
-    /// nil where the line bends too much under it.
-    private func place(_ layout: TextLayout, on line: WorldLine, center: Double, size: Double) -> (path: Path, box: Rect, anchor: Point)? {
+    /// One label laid along a line: where each glyph's centre goes and its angle, in view pixels, and the
+    /// box that holds the glyphs' cells.
+    private struct Label {
+        var centres: [Point] = []
+        var angles: [Double] = []
+        var box = Rect(x: 0, y: 0, width: 0, height: 0)
+        var anchor = Point(0, 0)
+    }
+
+    /// Lays `layout` centred at `center` along the line; nil where the line bends too much under it.
+    private func place(_ layout: TextLayout, on line: WorldLine, center: Double, size: Double) -> Label? {
         let start = center - layout.advance / 2
         let end = center + layout.advance / 2
         let reversed = (line.point(at: end) - line.point(at: start)).x < 0
         let offset = Point(-view.origin.x * view.pixelsPerMetre, view.origin.y * view.pixelsPerMetre)
         let maxTurn = style.labels.maxTurnDegrees * Double.pi / 180
-        var path = Path()
-        var box: Rect?
-        var previousAngle: Double?
+        let halfHeight = (layout.ascent + layout.descent) / 2
+        var label = Label()
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for (index, glyph) in layout.glyphs.enumerated() {
             let advance = (index + 1 < layout.glyphs.count ? layout.glyphs[index + 1].x : layout.advance) - glyph.x
             let along = reversed ? end - glyph.x - advance / 2 : start + glyph.x + advance / 2
             var angle = line.angle(at: along)
             if reversed { angle += Double.pi }
-            if let previousAngle, abs(remainder(angle - previousAngle, 2 * Double.pi)) > maxTurn { return nil }
-            previousAngle = angle
-            let position = line.point(at: along) + offset
-            let transform = AffineTransform.translation(-advance / 2, size * 0.36)
-                .then(.rotation(angle)).then(.translation(position.x, position.y))
-            let outline = font.glyphPath(glyph.id, size: size).transformed(by: transform)
-            if let bounds = outline.controlBounds { box = box.map { $0.union(bounds) } ?? bounds }
-            path.append(outline)
+            if let previous = label.angles.last, abs(remainder(angle - previous, 2 * Double.pi)) > maxTurn { return nil }
+            let centre = line.point(at: along) + offset
+            label.centres.append(centre)
+            label.angles.append(angle)
+            let reach = (advance * advance / 4 + halfHeight * halfHeight).squareRoot()
+            minX = min(minX, centre.x - reach); maxX = max(maxX, centre.x + reach)
+            minY = min(minY, centre.y - reach); maxY = max(maxY, centre.y + reach)
         }
-        guard let box else { return nil }
-        return (path, box, line.point(at: center))
+        guard minX.isFinite else { return nil }
+        label.box = Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        label.anchor = line.point(at: center)
+        return label
+    }
+
+    /// The glyph outlines of a placed label, each rotated about its cell's centre onto the line.
+    private func outline(of label: Label, layout: TextLayout, size: Double) -> Path {
+        var path = Path()
+        let baselineShift = size * 0.36
+        for (index, glyph) in layout.glyphs.enumerated() {
+            let advance = (index + 1 < layout.glyphs.count ? layout.glyphs[index + 1].x : layout.advance) - glyph.x
+            let centre = label.centres[index]
+            let transform = AffineTransform.translation(-advance / 2, baselineShift)
+                .then(.rotation(label.angles[index])).then(.translation(centre.x, centre.y))
+            path.append(font.glyphPath(glyph.id, size: size).transformed(by: transform))
+        }
+        return path
     }
 }
 

@@ -31,8 +31,12 @@ extension Canvas {
                 case .solid(let color):
                     let source = color.premultiplied16
                     guard source.a > 0 else { return }
-                    for column in columns {
-                        Self.blend(source, coverage: coverage[column] * scale, into: pixels, at: (rowBase + column) * 4)
+                    if source.a == 65535 && scale == 1 {
+                        Self.fillOpaqueRow(source, coverage: coverage, columns: columns, into: pixels, rowBase: rowBase)
+                    } else {
+                        for column in columns {
+                            Self.blend(source, coverage: coverage[column] * scale, into: pixels, at: (rowBase + column) * 4)
+                        }
                     }
                 case .radialGradient(let gradient):
                     for column in columns {
@@ -47,6 +51,28 @@ extension Canvas {
                         Self.blend(source, coverage: coverage[column] * scale, into: pixels, at: (rowBase + column) * 4)
                     }
                 }
+            }
+        }
+    }
+
+    /// An opaque colour through a row of coverage: runs of full coverage are stored as whole pixels, the
+    /// anti-aliased edges between them are blended.
+    @inline(__always)
+    static func fillOpaqueRow(_ source: Premultiplied16, coverage: UnsafeMutablePointer<Float>, columns: Range<Int>,
+                              into pixels: UnsafeMutableBufferPointer<UInt16>, rowBase: Int) {
+        guard let base = pixels.baseAddress else { return }
+        let pattern = SIMD4<UInt16>(UInt16(source.r), UInt16(source.g), UInt16(source.b), 65535)
+        let row = UnsafeMutableRawPointer(base + rowBase * 4).assumingMemoryBound(to: SIMD4<UInt16>.self)
+        var column = columns.lowerBound
+        while column < columns.upperBound {
+            if coverage[column] >= 1 {
+                var end = column + 1
+                while end < columns.upperBound && coverage[end] >= 1 { end += 1 }
+                (row + column).update(repeating: pattern, count: end - column)
+                column = end
+            } else {
+                blend(source, coverage: coverage[column], into: pixels, at: (rowBase + column) * 4)
+                column += 1
             }
         }
     }

@@ -88,6 +88,10 @@ public final class Canvas {
     @inline(__always)
     static func straight8(r: UInt16, g: UInt16, b: UInt16, a: UInt16) -> Color {
         let alpha = UInt32(a)
+        if alpha == 65535 {
+            func opaque(_ value: UInt16) -> UInt8 { UInt8((UInt32(value) * 255 + 32767) / 65535) }
+            return Color(r: opaque(r), g: opaque(g), b: opaque(b), a: 255)
+        }
         guard alpha > 0 else { return .clear }
         func channel(_ value: UInt16) -> UInt8 {
             UInt8(min((UInt32(value) * 255 + alpha / 2) / alpha, 255))

@@ -163,8 +163,12 @@ final class CoverageAccumulator {
         }
     }
 
-    /// Turns the accumulated cells into coverage row by row, calls `body(row, columns)` for each row that has
-    /// any (with `coverage[column]` in 0…1 for those columns), and clears the cells for the next fill.
+    /// Coverage below half a 16-bit step is nothing: it ends a span, so fills skip the gaps between shapes.
+    static let negligibleCoverage: Float = 0.5 / 65535
+
+    /// Turns the accumulated cells into coverage row by row and calls `body(row, columns)` for each run of
+    /// columns with coverage (`coverage[column]` in 0…1), skipping the empty gaps between shapes; the cells
+    /// are cleared for the next fill.
     func sweep(rule: FillRule, _ body: (Int, Range<Int>) -> Void) {
         let rows = touchedFirstRow < touchedEndRow ? touchedFirstRow..<touchedEndRow : 0..<0
         touchedFirstRow = Int.max
@@ -174,12 +178,23 @@ final class CoverageAccumulator {
             let last = min(rowMax[row], width - 1)
             let base = row * stride
             var sum: Float = 0
+            var spanStart = -1
             if first <= last {
                 for column in first...last {
                     sum += cells[base + column]
                     cells[base + column] = 0
-                    coverage[column] = Self.coverage(of: sum, rule: rule)
+                    let value = Self.coverage(of: sum, rule: rule)
+                    if value < Self.negligibleCoverage {
+                        if spanStart >= 0 {
+                            body(row, spanStart..<column)
+                            spanStart = -1
+                        }
+                    } else {
+                        coverage[column] = value
+                        if spanStart < 0 { spanStart = column }
+                    }
                 }
+                if spanStart >= 0 { body(row, spanStart..<(last + 1)) }
             }
             let clearFrom = max(last + 1, first)
             if clearFrom <= rowMax[row] {
@@ -187,7 +202,6 @@ final class CoverageAccumulator {
             }
             rowMin[row] = Int.max
             rowMax[row] = Int.min
-            if first <= last { body(row, first..<(last + 1)) }
         }
     }
 

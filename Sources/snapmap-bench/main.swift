@@ -4,6 +4,7 @@ import Foundation
 let benchmarks: [(name: String, run: () throws -> String)] = [
     ("projection", ProjectionBenchmark.run),
     ("raster", RasterBenchmark.run),
+    ("basemap", BaseMapBenchmark.run),
 ]
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {

@@ -6,7 +6,8 @@ import MapEngine
 /// (0 ok, 1 runtime error, 2 usage).
 enum CommandLineTool {
     static let commands: [Command] = [
-        projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, rasterGalleryCommand,
+        projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
+        mbtilesMergeCommand, rasterGalleryCommand,
     ]
 
     static var help: String {

@@ -22,7 +22,7 @@ struct UsageError: Error, CustomStringConvertible {
 struct ParsedOptions {
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
-    private var positionalValue: String?
+    private var positionalValues: [String] = []
     private var positionalName: String?
 
     /// Parses `--name value`, `--name=value` and flags; anything undeclared or a missing value is a usage error.
@@ -34,8 +34,8 @@ struct ParsedOptions {
             let argument = arguments[index]
             index += 1
             guard argument.hasPrefix("--") else {
-                guard positional != nil, positionalValue == nil else { throw UsageError(description: "unexpected argument \"\(argument)\"") }
-                positionalValue = argument
+                guard positional != nil else { throw UsageError(description: "unexpected argument \"\(argument)\"") }
+                positionalValues.append(argument)
                 continue
             }
             var name = String(argument.dropFirst(2))
@@ -62,10 +62,18 @@ struct ParsedOptions {
 
     func value(_ name: String) -> String? { values[name] }
 
-    /// The positional argument, required.
+    /// The one positional argument, required.
     func positional() throws(UsageError) -> String {
-        guard let positionalValue else { throw UsageError(description: "missing \(positionalName ?? "argument")") }
-        return positionalValue
+        guard positionalValues.count == 1 else {
+            throw UsageError(description: positionalValues.isEmpty ? "missing \(positionalName ?? "argument")" : "expected one \(positionalName ?? "argument"), got \(positionalValues.count)")
+        }
+        return positionalValues[0]
+    }
+
+    /// Every positional argument, at least one.
+    func positionals() throws(UsageError) -> [String] {
+        guard !positionalValues.isEmpty else { throw UsageError(description: "missing \(positionalName ?? "argument")") }
+        return positionalValues
     }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }

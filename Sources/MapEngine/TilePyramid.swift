@@ -1,0 +1,105 @@
+import Foundation
+import GeoCore
+import Raster
+
+/// The tiles of a pyramid (a box over a zoom range), optionally one shard of N disjoint parts: tile k of the
+/// full list (zoom, then row, then column) belongs to shard k mod N.
+public struct TilePyramid: Sendable {
+    /// The most tiles one export may hold.
+    public static let maxTiles = 1_000_000
+
+    public let cover: TileCover
+    public let shardIndex: Int
+    public let shardCount: Int
+
+    public init(cover: TileCover, shardIndex: Int = 0, shardCount: Int = 1) throws(GeoError) {
+        try GeoError.check(Double(shardCount), "shard count", in: 1...10_000)
+        try GeoError.check(Double(shardIndex), "shard index", in: 0...Double(shardCount - 1))
+        let count = cover.count
+        guard count <= Self.maxTiles else {
+            throw .invalid(field: "bbox/zoom", reason: "the pyramid holds \(count) tiles; at most \(Self.maxTiles) per export (use --shard or fewer zooms)")
+        }
+        self.cover = cover
+        self.shardIndex = shardIndex
+        self.shardCount = shardCount
+    }
+
+    /// This shard's tiles in order.
+    public var tiles: [TileID] {
+        cover.tiles.enumerated().filter { $0.offset % shardCount == shardIndex }.map(\.element)
+    }
+}
+
+/// Renders a pyramid's tiles on every core and hands them to a sink in batches; tiles the sink already holds
+/// are skipped, so a rerun after an interruption finishes the job.
+public struct PyramidExporter: Sendable {
+    /// Tiles rendered between two writes (one transaction each), by default.
+    public static let defaultBatchSize = 64
+
+    public let engine: MapEngine
+    public let tileSize: Int
+    public let scale: Double
+    public let batchSize: Int
+
+    public init(engine: MapEngine, tileSize: Int = 256, scale: Double = 1, batchSize: Int = defaultBatchSize) {
+        self.engine = engine
+        self.tileSize = tileSize
+        self.scale = scale
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// Exports the pyramid; `progress(done, total)` is called after each batch, and `shouldStop` is asked
+    /// before each batch so a caller can end the run cleanly. Returns how many tiles were rendered.
+    @discardableResult
+    public func export(_ pyramid: TilePyramid, to sink: any TileSink, progress: (Int, Int) -> Void = { _, _ in },
+                       shouldStop: () -> Bool = { false }) throws -> Int {
+        let all = pyramid.tiles
+        let existing = try sink.existingTiles()
+        let todo = all.filter { !existing.contains($0) }
+        var done = all.count - todo.count
+        progress(done, all.count)
+        var rendered = 0
+        for start in stride(from: 0, to: todo.count, by: batchSize) {
+            if shouldStop() { break }
+            let batch = Array(todo[start..<min(start + batchSize, todo.count)])
+            let results = ConcurrentMap.map(batch) { tile in
+                try PNGCodec.encode(engine.renderTile(tile, tileSize: tileSize, scale: scale))
+            }
+            var encoded: [(tile: TileID, png: [UInt8])] = []
+            for (tile, result) in zip(batch, results) { encoded.append((tile, try result.get())) }
+            try sink.write(encoded)
+            rendered += batch.count
+            done += batch.count
+            progress(done, all.count)
+        }
+        return rendered
+    }
+}
+
+/// Maps items to results on every core, keeping their order.
+enum ConcurrentMap {
+    private final class Slots<T>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [T?]
+
+        init(count: Int) {
+            values = Array(repeating: nil, count: count)
+        }
+
+        func set(_ value: T, at index: Int) {
+            lock.lock()
+            values[index] = value
+            lock.unlock()
+        }
+
+        var all: [T] { values.map { $0! } }
+    }
+
+    static func map<Item: Sendable, Output>(_ items: [Item], _ body: @Sendable (Item) throws -> Output) -> [Result<Output, any Error>] {
+        let slots = Slots<Result<Output, any Error>>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            slots.set(Result { try body(items[index]) }, at: index)
+        }
+        return slots.all
+    }
+}

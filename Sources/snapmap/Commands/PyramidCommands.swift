@@ -1,0 +1,75 @@
+import Foundation
+import GeoCore
+import MapEngine
+
+/// `snapmap tiles`: a pyramid of XYZ tiles into a directory or an MBTiles file.
+let tilesCommand = Command(
+    name: "tiles",
+    summary: "render a pyramid of tiles over a box and zoom range into DIR (z/x/y.png) or FILE.mbtiles",
+    usage: "tiles --bbox W,S,E,N --zoom A-B --out DIR|FILE.mbtiles [--shard I/N] [--tile-size 256|512] [--scale 1|2]",
+    options: [
+        .value("bbox", "W,S,E,N", "the box in degrees"),
+        .value("zoom", "A-B", "the zoom range, whole numbers 0…22"),
+        .value("out", "PATH", "a directory, or a file ending in .mbtiles"),
+        .value("shard", "I/N", "render only part I of N disjoint parts (0 ≤ I < N ≤ 10000)"),
+        .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
+        .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
+        .value("name", "TEXT", "the tileset name in MBTiles metadata (default: snapmap)"),
+        DataLocator.option,
+    ]
+) { options in
+    let box = try GeoBoundingBox(parsing: options.required("bbox"), field: "--bbox")
+    let cover = try TileCover(bounds: box, zooms: parseZoomRange(options.required("zoom")))
+    let (shardIndex, shardCount) = try parseShard(options.value("shard") ?? "0/1")
+    let pyramid = try TilePyramid(cover: cover, shardIndex: shardIndex, shardCount: shardCount)
+    let tileSize = try options.integer("tile-size", in: 256...512) ?? 256
+    guard MapEngine.tileSizes.contains(tileSize) else { throw UsageError(description: "--tile-size must be 256 or 512, got \(tileSize)") }
+    let scale = try options.number("scale", in: 1...2) ?? 1
+    guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
+    let out = try options.required("out")
+    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let sink: any TileSink = out.hasSuffix(".mbtiles")
+        ? try MBTilesFile(path: out, metadata: .init(name: options.value("name") ?? "snapmap", bounds: box, zooms: cover.zooms))
+        : try DirectoryTileSink(directory: URL(fileURLWithPath: out))
+    let interrupt = InterruptFlag()
+    interrupt.install()
+    var bar: ProgressBar?
+    let clock = ContinuousClock()
+    var rendered = 0
+    let elapsed = try clock.measure {
+        rendered = try PyramidExporter(engine: engine, tileSize: tileSize, scale: scale).export(pyramid, to: sink, progress: { done, total in
+            if bar == nil { bar = ProgressBar(startDone: done) }
+            bar?.update(done: done, total: total)
+        }, shouldStop: { interrupt.isRaised })
+    }
+    let seconds = elapsed / .seconds(1)
+    let status = interrupt.isRaised ? "interrupted; rerun to finish" : "complete"
+    return "\(out): rendered \(rendered) of \(pyramid.tiles.count) tiles (shard \(shardIndex)/\(shardCount)) in \(String(format: "%.2f", seconds)) s, \(status)"
+}
+
+/// `snapmap mbtiles-merge`: joins the MBTiles parts of a sharded pyramid.
+let mbtilesMergeCommand = Command(
+    name: "mbtiles-merge",
+    summary: "merge MBTiles files (the shards of one pyramid) into one",
+    usage: "mbtiles-merge --out FILE.mbtiles PART.mbtiles [PART.mbtiles ...]",
+    options: [.value("out", "FILE.mbtiles", "the merged file (created, or added to)")],
+    positional: "PART.mbtiles"
+) { options in
+    let out = try options.required("out")
+    let parts = try options.positionals()
+    for part in parts where !FileManager.default.isReadableFile(atPath: part) {
+        throw UsageError(description: "cannot read \(part)")
+    }
+    let merged = try MBTilesFile(path: out, metadata: nil)
+    try merged.merge(parts)
+    return "\(out): \(try merged.existingTiles().count) tiles from \(parts.count) parts"
+}
+
+/// Parses `I/N` with 0 ≤ I < N.
+func parseShard(_ text: String) throws(UsageError) -> (Int, Int) {
+    let parts = text.split(separator: "/").map { Int($0) }
+    guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (0..<count).contains(index) else {
+        throw UsageError(description: "--shard must be I/N with 0 ≤ I < N, got \"\(text)\"")
+    }
+    return (index, count)
+}
