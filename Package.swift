@@ -19,7 +19,7 @@ let package = Package(
             pkgConfig: "harfbuzz",
             providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]
         ),
-        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",

@@ -46,6 +46,17 @@ public struct MapView: Sendable, Equatable {
                      maxX: origin.x + Double(width) / pixelsPerMetre, maxY: origin.y)
     }
 
+    /// The view cut into `count` horizontal bands of whole pixel rows, top to bottom.
+    public func bands(count: Int) -> [MapView] {
+        let parts = max(1, min(count, height))
+        return (0..<parts).map { index in
+            let top = height * index / parts
+            let bottom = height * (index + 1) / parts
+            return MapView(origin: MercatorPoint(x: origin.x, y: origin.y - Double(top) / pixelsPerMetre), pixelsPerMetre: pixelsPerMetre,
+                           width: width, height: bottom - top, zoom: zoom, scale: scale)
+        }
+    }
+
     /// The pixel position of a mercator point.
     @inline(__always)
     public func pixel(x: Double, y: Double) -> Point {

@@ -39,11 +39,21 @@ public final class MapEngine: Sendable {
         }
     }
 
+    /// Frames taller than this many pixels are drawn as horizontal bands, one per core; bands meet exactly
+    /// because drawing depends only on the mercator origin, as tiles do.
+    public static let bandHeight = 640
+
     /// A frame of a viewport with the given layers, bottom to top; without the base layer the frame is
     /// transparent underneath.
     public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base]) throws -> Canvas {
         try checkFrame(viewport)
         let view = MapView(viewport: viewport)
+        let bands = view.bands(count: max(1, min(ProcessInfo.processInfo.activeProcessorCount, view.height / Self.bandHeight)))
+        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers) }.map { try $0.get() }
+        return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
+    }
+
+    private func renderBase(_ view: MapView, layers: Set<MapLayer>) throws -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
         if layers.contains(.base) { baseMap.draw(into: canvas, view: view) }
         return canvas

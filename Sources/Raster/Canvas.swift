@@ -37,6 +37,19 @@ public final class Canvas {
         pixel.removeAll()
     }
 
+    /// One canvas made of equally wide bands stacked top to bottom (bands rendered in parallel).
+    public convenience init(stacking bands: [Canvas]) throws(RasterError) {
+        guard let first = bands.first, bands.allSatisfy({ $0.width == first.width }) else {
+            throw .invalid(field: "bands", reason: "need at least one band, all of the same width")
+        }
+        try self.init(width: first.width, height: bands.reduce(0) { $0 + $1.height })
+        var offset = 0
+        for band in bands {
+            storage.replaceSubrange(offset..<(offset + band.storage.count), with: band.storage)
+            offset += band.storage.count
+        }
+    }
+
     /// The accumulation grid for fills, made on first use and reused.
     var accumulator: CoverageAccumulator {
         if let accumulatorStorage { return accumulatorStorage }
@@ -61,28 +74,43 @@ public final class Canvas {
         return true
     }
 
-    /// Straight (un-premultiplied) 8-bit RGBA, or RGB when `dropAlpha`, row-major.
+    /// Rows converted per task when converting to 8 bits on every core.
+    static let conversionRowsPerTask = 256
+
+    /// Straight (un-premultiplied) 8-bit RGBA, or RGB when `dropAlpha`, row-major; bands of rows are converted
+    /// on every core.
     public func straightRGBA8(dropAlpha: Bool = false) -> [UInt8] {
         let channels = dropAlpha ? 3 : 4
-        let count = width * height
-        return [UInt8](unsafeUninitializedCapacity: count * channels) { buffer, initialized in
+        let (width, height) = (width, height)
+        let tasks = (height + Self.conversionRowsPerTask - 1) / Self.conversionRowsPerTask
+        return [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, initialized in
             storage.withUnsafeBufferPointer { source in
-                for index in 0..<count {
-                    let color = Self.straight8(r: source[4 * index], g: source[4 * index + 1],
-                                               b: source[4 * index + 2], a: source[4 * index + 3])
-                    buffer[channels * index] = color.r
-                    buffer[channels * index + 1] = color.g
-                    buffer[channels * index + 2] = color.b
-                    if !dropAlpha { buffer[channels * index + 3] = color.a }
+                let input = SharedPixels(source: source.baseAddress!, output: buffer.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: tasks) { task in
+                    let rows = (task * Self.conversionRowsPerTask)..<min(height, (task + 1) * Self.conversionRowsPerTask)
+                    for index in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                        let color = Self.straight8(r: input.source[4 * index], g: input.source[4 * index + 1],
+                                                   b: input.source[4 * index + 2], a: input.source[4 * index + 3])
+                        input.output[channels * index] = color.r
+                        input.output[channels * index + 1] = color.g
+                        input.output[channels * index + 2] = color.b
+                        if !dropAlpha { input.output[channels * index + 3] = color.a }
+                    }
                 }
             }
-            initialized = count * channels
+            initialized = width * height * channels
         }
     }
 
     /// A snapshot of the canvas as an image.
     public func image() -> Image {
         Image(uncheckedWidth: width, height: height, straightRGBA: straightRGBA8())
+    }
+
+    /// The source and destination of a conversion that tasks fill in disjoint rows.
+    private struct SharedPixels: @unchecked Sendable {
+        let source: UnsafePointer<UInt16>
+        let output: UnsafeMutablePointer<UInt8>
     }
 
     @inline(__always)

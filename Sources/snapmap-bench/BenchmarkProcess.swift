@@ -25,3 +25,23 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
+
+/// Starts a whole process with posix_spawn (no pipes or run loop in between) and waits for it, so timing a
+/// process measures the process, not the launcher.
+enum ProcessTimer {
+    static func run(_ arguments: [String]) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else {
+            throw BenchmarkFailure(message: "cannot start \(arguments[0])")
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        guard status == 0 else { throw BenchmarkFailure(message: "\(arguments.joined(separator: " ")) failed with status \(status)") }
+    }
+}

@@ -10,7 +10,7 @@ struct PNGTests {
         return canvas
     }
 
-    @Test(arguments: [PNGCodec.Options.snapmap, .libpngDefault, PNGCodec.Options(level: 0, filter: .none)])
+    @Test(arguments: [PNGCodec.Options.snapmap, .libpngDefault, PNGCodec.Options(level: 0, filter: .none), PNGCodec.Options(level: 6, filter: .sub, bands: 3)])
     func encodeThenDecodeIsExact(options: PNGCodec.Options) throws {
         let translucent = try translucentScene()
         let decoded = try PNGCodec.decode(PNGCodec.encode(translucent, options: options))

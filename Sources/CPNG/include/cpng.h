@@ -17,6 +17,13 @@ typedef struct {
 int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                 int level, int filters, int strategy, cpng_buffer *out, char *error, size_t error_size);
 
+/* Encodes like cpng_encode with one fixed row filter (0 none, 1 sub, 2 up), compressing `chunks` bands of rows
+   on up to `threads` threads; each band is an independent deflate run ended by a sync flush, joined into one
+   zlib stream (adler32s combined) and written as one IDAT through libpng. The bytes depend on `chunks`, never
+   on `threads`. Returns 0, or -1 with a message in error. */
+int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, int level, int filter,
+                        int strategy, int chunks, int threads, cpng_buffer *out, char *error, size_t error_size);
+
 /* Decodes any PNG libpng reads into straight 8-bit RGBA; the caller frees *pixels with cpng_free.
    Images larger than max_width x max_height are refused. Returns 0, or -1 with a message in error. */
 int cpng_decode(const uint8_t *data, size_t length, uint32_t max_width, uint32_t max_height,

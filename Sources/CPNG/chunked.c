@@ -1,0 +1,185 @@
+/* Parallel PNG compression: rows are filtered and deflated in independent bands (a sync flush ends each),
+   the bands are joined into one zlib stream, and libpng writes the signature, IHDR, the IDAT and IEND. */
+#include "cpng.h"
+#include <png.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+typedef struct {
+    const uint8_t *pixels;
+    uint32_t width, first_row, end_row;
+    int channels, level, filter, strategy, last;
+    uint8_t *output;
+    size_t output_length;
+    uLong adler;
+    uLong raw_length;
+    int status;
+} band_job;
+
+static void filter_row(const uint8_t *row, const uint8_t *previous, size_t length, int channels, int filter, uint8_t *out) {
+    out[0] = (uint8_t)filter;
+    uint8_t *dst = out + 1;
+    if (filter == 1) {
+        for (size_t i = 0; i < length; i++) dst[i] = (uint8_t)(row[i] - (i >= (size_t)channels ? row[i - channels] : 0));
+    } else if (filter == 2) {
+        for (size_t i = 0; i < length; i++) dst[i] = (uint8_t)(row[i] - (previous ? previous[i] : 0));
+    } else {
+        memcpy(dst, row, length);
+    }
+}
+
+static void *compress_band(void *argument) {
+    band_job *job = (band_job *)argument;
+    size_t row_bytes = (size_t)job->width * job->channels;
+    uint8_t *filtered = (uint8_t *)malloc(row_bytes + 1);
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    job->status = -1;
+    if (!filtered || deflateInit2(&stream, job->level, Z_DEFLATED, -15, 8, job->strategy) != Z_OK) {
+        free(filtered);
+        return NULL;
+    }
+    size_t rows = job->end_row - job->first_row;
+    size_t capacity = deflateBound(&stream, (uLong)((row_bytes + 1) * rows)) + 64;
+    job->output = (uint8_t *)malloc(capacity);
+    job->adler = adler32(0L, Z_NULL, 0);
+    job->raw_length = 0;
+    if (!job->output) goto done;
+    stream.next_out = job->output;
+    stream.avail_out = (uInt)capacity;
+    for (uint32_t y = job->first_row; y < job->end_row; y++) {
+        const uint8_t *row = job->pixels + (size_t)y * row_bytes;
+        const uint8_t *previous = y > 0 ? row - row_bytes : NULL;
+        filter_row(row, previous, row_bytes, job->channels, job->filter, filtered);
+        job->adler = adler32(job->adler, filtered, (uInt)(row_bytes + 1));
+        job->raw_length += row_bytes + 1;
+        stream.next_in = filtered;
+        stream.avail_in = (uInt)(row_bytes + 1);
+        int flush = y + 1 == job->end_row ? (job->last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
+        int result = deflate(&stream, flush);
+        if (result == Z_STREAM_ERROR || stream.avail_in != 0) goto done;
+    }
+    job->output_length = capacity - stream.avail_out;
+    job->status = 0;
+done:
+    deflateEnd(&stream);
+    free(filtered);
+    return NULL;
+}
+
+typedef struct {
+    char *message;
+    size_t size;
+} chunk_error_sink;
+
+static void chunked_error(png_structp png, png_const_charp message) {
+    chunk_error_sink *sink = (chunk_error_sink *)png_get_error_ptr(png);
+    if (sink && sink->message && sink->size > 0) snprintf(sink->message, sink->size, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void chunked_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void chunked_write(png_structp png, png_bytep data, png_size_t length) {
+    cpng_buffer *buffer = (cpng_buffer *)png_get_io_ptr(png);
+    if (buffer->length + length > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+        while (capacity < buffer->length + length) capacity *= 2;
+        uint8_t *grown = (uint8_t *)realloc(buffer->data, capacity);
+        if (!grown) png_error(png, "out of memory while encoding");
+        buffer->data = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->data + buffer->length, data, length);
+    buffer->length += length;
+}
+
+static void chunked_flush(png_structp png) { (void)png; }
+
+int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, int level, int filter,
+                        int strategy, int chunks, int threads, cpng_buffer *out, char *error, size_t error_size) {
+    out->data = NULL;
+    out->length = 0;
+    out->capacity = 0;
+    if ((channels != 3 && channels != 4) || filter < 0 || filter > 2 || chunks < 1 || threads < 1 || height == 0) {
+        snprintf(error, error_size, "invalid chunked encoding parameters");
+        return -1;
+    }
+    if ((uint32_t)chunks > height) chunks = (int)height;
+    band_job *jobs = (band_job *)calloc((size_t)chunks, sizeof(band_job));
+    pthread_t *workers = (pthread_t *)calloc((size_t)chunks, sizeof(pthread_t));
+    uint8_t *volatile stream = NULL;
+    if (!jobs || !workers) {
+        free(jobs);
+        free(workers);
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < chunks; i++) {
+        jobs[i] = (band_job){pixels, width, (uint32_t)((uint64_t)height * i / chunks), (uint32_t)((uint64_t)height * (i + 1) / chunks),
+                             channels, level, filter, strategy, i == chunks - 1, NULL, 0, 0, 0, -1};
+    }
+    for (int start = 0; start < chunks; start += threads) {
+        int end = start + threads < chunks ? start + threads : chunks;
+        for (int i = start + 1; i < end; i++) pthread_create(&workers[i], NULL, compress_band, &jobs[i]);
+        compress_band(&jobs[start]);
+        for (int i = start + 1; i < end; i++) pthread_join(workers[i], NULL);
+    }
+    int status = 0;
+    size_t total = 2 + 4;
+    uLong adler = adler32(0L, Z_NULL, 0);
+    for (int i = 0; i < chunks; i++) {
+        if (jobs[i].status != 0) status = -1;
+        total += jobs[i].output_length;
+        adler = adler32_combine(adler, jobs[i].adler, (z_off_t)jobs[i].raw_length);
+    }
+    if (status == 0) stream = (uint8_t *)malloc(total);
+    if (status != 0 || !stream) {
+        for (int i = 0; i < chunks; i++) free(jobs[i].output);
+        free(jobs);
+        free(workers);
+        snprintf(error, error_size, "deflate failed");
+        return -1;
+    }
+    size_t offset = 0;
+    stream[offset++] = 0x78;
+    stream[offset++] = 0x01;
+    for (int i = 0; i < chunks; i++) {
+        memcpy(stream + offset, jobs[i].output, jobs[i].output_length);
+        offset += jobs[i].output_length;
+        free(jobs[i].output);
+    }
+    stream[offset++] = (uint8_t)(adler >> 24);
+    stream[offset++] = (uint8_t)(adler >> 16);
+    stream[offset++] = (uint8_t)(adler >> 8);
+    stream[offset++] = (uint8_t)adler;
+    free(jobs);
+    free(workers);
+
+    chunk_error_sink sink = {error, error_size};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, chunked_error, chunked_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info || setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(stream);
+        cpng_buffer_free(out);
+        if (!png || !info) snprintf(error, error_size, "png_create_write_struct failed");
+        return -1;
+    }
+    png_set_write_fn(png, out, chunked_write, chunked_flush);
+    png_set_IHDR(png, info, width, height, 8, channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    png_write_chunk(png, (png_const_bytep) "IDAT", stream, offset);
+    png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
+    png_destroy_write_struct(&png, &info);
+    free(stream);
+    return 0;
+}
