@@ -1,3 +1,4 @@
+import GeoCore
 import Raster
 
 /// Turns stored parts into pixel contours for one view: points closer than a tolerance to the last kept one
@@ -30,7 +31,7 @@ struct Generalizer {
         points.reserveCapacity(range.count)
         var lastX = table.xs[range.lowerBound]
         var lastY = table.ys[range.lowerBound]
-        points.append(view.pixel(x: lastX, y: lastY))
+        points.append(Self.point(view.pixel(x: lastX, y: lastY)))
         let last = range.upperBound - 1
         for index in (range.lowerBound + 1)..<range.upperBound {
             let x = table.xs[index]
@@ -38,13 +39,16 @@ struct Generalizer {
             let dx = x - lastX
             let dy = y - lastY
             if dx * dx + dy * dy >= toleranceSquared || index == last {
-                points.append(view.pixel(x: x, y: y))
+                points.append(Self.point(view.pixel(x: x, y: y)))
                 lastX = x
                 lastY = y
             }
         }
         return Contour(points: points, isClosed: closed)
     }
+
+    @inline(__always)
+    private static func point(_ pixel: (x: Double, y: Double)) -> Point { Point(pixel.x, pixel.y) }
 
     /// Every part of every given feature as simplified contours.
     func contours(_ table: FeatureTable, features: [Int], closed: Bool) -> [Contour] {

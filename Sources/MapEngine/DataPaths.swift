@@ -4,16 +4,20 @@ import Foundation
 /// checkout (`../shared/data/nyc`, or `$SNAPMAP_NYC_DATA`).
 public struct DataPaths: Sendable {
     public let dataDirectory: URL
+    private let explicitSourceDirectory: URL?
 
-    public init(dataDirectory: URL) {
+    /// `baseMapSourceDirectory` overrides where the NYC sources are looked for.
+    public init(dataDirectory: URL, baseMapSourceDirectory: URL? = nil) {
         self.dataDirectory = dataDirectory
+        explicitSourceDirectory = baseMapSourceDirectory
     }
 
     public var styleFile: URL { dataDirectory.appendingPathComponent("styles/snapmap.json") }
     public var baseMapCacheDirectory: URL { dataDirectory.appendingPathComponent("basemap") }
 
-    /// The NYC sources: `$SNAPMAP_NYC_DATA`, else `../shared/data/nyc` beside the checkout that holds `Data/`.
+    /// The NYC sources: the directory given at init, else `$SNAPMAP_NYC_DATA`, else `../shared/data/nyc` beside the checkout that holds `Data/`.
     public var baseMapSourceDirectory: URL {
+        if let explicitSourceDirectory { return explicitSourceDirectory }
         if let explicit = ProcessInfo.processInfo.environment["SNAPMAP_NYC_DATA"] { return URL(fileURLWithPath: explicit) }
         return dataDirectory.standardizedFileURL.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("shared/data/nyc")

@@ -16,6 +16,11 @@ public struct FixtureError: Error, CustomStringConvertible, Sendable {
         path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)"
     }
 
+    /// A failure to read or decode a file, as a fixture error naming it.
+    public static func describing(_ error: any Error, file: String) -> FixtureError {
+        error is DecodingError ? from(error, file: file) : FixtureError(file: file, path: "", message: "cannot read the file")
+    }
+
     /// Translates a decoding failure into the file and the dotted path of the field at fault.
     static func from(_ error: any Error, file: String) -> FixtureError {
         guard let decoding = error as? DecodingError else {

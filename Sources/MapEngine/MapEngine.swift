@@ -1,11 +1,13 @@
 import BaseMap
 import Foundation
 import GeoCore
+import HeatMap
 import Raster
 
 /// The layers a frame can draw.
 public enum MapLayer: String, CaseIterable, Sendable {
     case base
+    case heat
 }
 
 /// The composed engine: the scene and the base map loaded once, answering frames and tiles. Shared across
@@ -19,6 +21,8 @@ public final class MapEngine: Sendable {
     public let paths: DataPaths
     public let scene: Scene
     public let baseMap: BaseMapRenderer
+    /// The glow: the activity plus every visible friend's weight (ghosted friends are not in the scene).
+    public let heat: HeatRenderer
 
     /// Loads the scene, the style, the label font and the base map (from its cache, importing it when the
     /// cache is missing or stale).
@@ -28,6 +32,9 @@ public final class MapEngine: Sendable {
         let style = try MapStyle.load(paths.styleFile)
         let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory)
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: try InterFont.bold.load())
+        let heatStyle = try HeatStyle.load(paths.styleFile)
+        let friends = try scene.friends.map { try HeatPoint(coordinate: $0.coordinate, weight: heatStyle.friendWeight) }
+        heat = HeatRenderer(source: HeatSource(points: try ActivityLoader.load(dataDirectory: paths.dataDirectory) + friends), style: heatStyle)
     }
 
     /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit).
@@ -56,6 +63,15 @@ public final class MapEngine: Sendable {
     private func renderBase(_ view: MapView, layers: Set<MapLayer>) throws -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
         if layers.contains(.base) { baseMap.draw(into: canvas, view: view) }
+        if layers.contains(.heat) { canvas.composite(try heat.render(view)) }
+        return canvas
+    }
+
+    /// A transparent overlay tile of the glow, for clients that bring their own base map.
+    public func renderHeatTile(_ tile: TileID, tileSize: Int = 256, scale: Double = 1) throws -> Canvas {
+        let view = MapView(tile: tile, tileSize: tileSize, scale: scale)
+        let canvas = try Canvas(width: view.width, height: view.height)
+        canvas.composite(try heat.render(view))
         return canvas
     }
 

@@ -94,3 +94,25 @@ extension Canvas {
         raw.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: result), as: SIMD4<UInt16>.self)
     }
 }
+
+extension Canvas {
+    /// Source-over of an image placed pixel for pixel with its top-left corner at (x, y) (a layer of the
+    /// same grid, such as the glow).
+    public func composite(_ image: Image, x: Int = 0, y: Int = 0) {
+        let columns = max(0, x)..<min(width, x + image.width)
+        let rows = max(0, y)..<min(height, y + image.height)
+        guard !columns.isEmpty, !rows.isEmpty else { return }
+        let canvasWidth = width
+        storage.withUnsafeMutableBufferPointer { pixels in
+            for row in rows {
+                for column in columns {
+                    let source = ((row - y) * image.width + column - x) * 4
+                    guard image.premultiplied[source + 3] > 0 else { continue }
+                    let color = Premultiplied16(r: UInt32(image.premultiplied[source]), g: UInt32(image.premultiplied[source + 1]),
+                                                b: UInt32(image.premultiplied[source + 2]), a: UInt32(image.premultiplied[source + 3]))
+                    Self.blend(color, coverage: 1, into: pixels, at: (row * canvasWidth + column) * 4)
+                }
+            }
+        }
+    }
+}

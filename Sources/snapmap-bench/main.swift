@@ -5,6 +5,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("projection", ProjectionBenchmark.run),
     ("raster", RasterBenchmark.run),
     ("basemap", BaseMapBenchmark.run),
+    ("heat", HeatBenchmark.run),
 ]
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {

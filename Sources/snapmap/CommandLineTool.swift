@@ -7,7 +7,7 @@ import MapEngine
 enum CommandLineTool {
     static let commands: [Command] = [
         projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
-        mbtilesMergeCommand, rasterGalleryCommand,
+        mbtilesMergeCommand, heatTileCommand, generateActivityCommand, rasterGalleryCommand,
     ]
 
     static var help: String {

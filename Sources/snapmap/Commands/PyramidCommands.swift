@@ -22,10 +22,7 @@ let tilesCommand = Command(
     let cover = try TileCover(bounds: box, zooms: parseZoomRange(options.required("zoom")))
     let (shardIndex, shardCount) = try parseShard(options.value("shard") ?? "0/1")
     let pyramid = try TilePyramid(cover: cover, shardIndex: shardIndex, shardCount: shardCount)
-    let tileSize = try options.integer("tile-size", in: 256...512) ?? 256
-    guard MapEngine.tileSizes.contains(tileSize) else { throw UsageError(description: "--tile-size must be 256 or 512, got \(tileSize)") }
-    let scale = try options.number("scale", in: 1...2) ?? 1
-    guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
+    let (tileSize, scale) = try tileSizeAndScale(options)
     let out = try options.required("out")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let sink: any TileSink = out.hasSuffix(".mbtiles")

@@ -7,9 +7,9 @@ import Raster
 let renderCommand = Command(
     name: "render",
     summary: "render a PNG frame of a viewport (default: the scene's Williamsburg viewport, 393x852 pt @3x)",
-    usage: "render [--layers base] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
+    usage: "render [--layers base,heat] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
     options: ViewportOptions.specs + [
-        .value("layers", "LIST", "comma-separated layers to draw: base (default: base)"),
+        .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, heat (default: base)"),
         .value("out", "F.png", "the PNG file to write"),
         DataLocator.option,
     ]
@@ -38,10 +38,7 @@ let tileCommand = Command(
     positional: "Z/X/Y"
 ) { options in
     let tile = try TileID(parsing: try options.positional(), field: "tile")
-    let tileSize = try options.integer("tile-size", in: 256...512) ?? 256
-    guard MapEngine.tileSizes.contains(tileSize) else { throw UsageError(description: "--tile-size must be 256 or 512, got \(tileSize)") }
-    let scale = try options.number("scale", in: 1...2) ?? 1
-    guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
+    let (tileSize, scale) = try tileSizeAndScale(options)
     let out = try options.required("out")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let canvas = try engine.renderTile(tile, tileSize: tileSize, scale: scale)

@@ -1,6 +1,4 @@
 import Foundation
-import GeoCore
-import Raster
 
 /// A pixel window onto the mercator plane: where pixel (0, 0) is, how many pixels a metre is, the size in
 /// pixels, and the style zoom and scale that choose colours and widths. Frames and tiles both become one.
@@ -59,7 +57,7 @@ public struct MapView: Sendable, Equatable {
 
     /// The pixel position of a mercator point.
     @inline(__always)
-    public func pixel(x: Double, y: Double) -> Point {
-        Point((x - origin.x) * pixelsPerMetre, (origin.y - y) * pixelsPerMetre)
+    public func pixel(x: Double, y: Double) -> (x: Double, y: Double) {
+        ((x - origin.x) * pixelsPerMetre, (origin.y - y) * pixelsPerMetre)
     }
 }

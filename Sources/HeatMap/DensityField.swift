@@ -1,0 +1,91 @@
+import Foundation
+import GeoCore
+
+/// The glow's density at every pixel of a view: Σ intensity · weight · exp(−d² / 2σ²).
+///
+/// Points are splatted bilinearly onto a grid of σ/5 cells aligned to the world (so tiles and frames share
+/// it), blurred separably with a Gaussian whose variance is reduced by the h²/3 that splatting and
+/// interpolating add, and read back bilinearly at pixel centres. Accumulation is Float32. The cost grows
+/// with points plus grid cells, not points times kernel area, and matches a direct sum to a fraction of a
+/// percent.
+public struct DensityField: Sendable {
+    /// Grid cells per σ.
+    public static let cellsPerSigma = 5.0
+    /// The smallest σ in pixels (a narrower kernel is a dot).
+    public static let minimumSigma = 1.0
+    /// The kernel reaches this many σ.
+    public static let kernelReach = 4.0
+
+    public let width: Int
+    public let height: Int
+    /// Density per pixel, row-major.
+    public let values: [Float]
+
+    /// Computes the field of `source` over `view` with kernel σ in pixels.
+    public init(source: HeatSource, view: MapView, sigmaPixels: Double, intensity: Double) {
+        let sigma = max(sigmaPixels, Self.minimumSigma)
+        let cell = sigma / Self.cellsPerSigma
+        let gridSigma = (sigma * sigma - cell * cell / 3).squareRoot() / cell
+        let k = view.pixelsPerMetre
+        let originX = view.origin.x * k
+        let originY = -view.origin.y * k
+        let margin = Int((Self.kernelReach * sigma / cell).rounded(.up)) + 2
+        let firstColumn = Int(((originX + 0.5) / cell).rounded(.down)) - margin
+        let firstRow = Int(((originY + 0.5) / cell).rounded(.down)) - margin
+        let columns = Int(((originX + Double(view.width) - 0.5) / cell).rounded(.up)) - firstColumn + margin + 1
+        let rows = Int(((originY + Double(view.height) - 0.5) / cell).rounded(.up)) - firstRow + margin + 1
+        var grid = [Float](repeating: 0, count: columns * rows)
+        for index in 0..<source.count {
+            let u = source.xs[index] * k / cell - Double(firstColumn)
+            let v = -source.ys[index] * k / cell - Double(firstRow)
+            guard u >= 0, v >= 0, u < Double(columns - 1), v < Double(rows - 1) else { continue }
+            let (i, j) = (Int(u), Int(v))
+            let (fu, fv) = (Float(u - Double(i)), Float(v - Double(j)))
+            let w = Float(source.weights[index] * intensity)
+            grid[j * columns + i] += w * (1 - fu) * (1 - fv)
+            grid[j * columns + i + 1] += w * fu * (1 - fv)
+            grid[(j + 1) * columns + i] += w * (1 - fu) * fv
+            grid[(j + 1) * columns + i + 1] += w * fu * fv
+        }
+        Self.blur(&grid, columns: columns, rows: rows, sigma: gridSigma, amplitude: sigma / cell / gridSigma)
+        let (width, height) = (view.width, view.height)
+        let blurred = grid
+        values = .filledConcurrently(count: width * height, initial: 0, minimumPerPart: 65_536) { range, output in
+            for index in range {
+                let u = (originX + Double(index % width) + 0.5) / cell - Double(firstColumn)
+                let v = (originY + Double(index / width) + 0.5) / cell - Double(firstRow)
+                let (i, j) = (Int(u), Int(v))
+                let (fu, fv) = (Float(u - Double(i)), Float(v - Double(j)))
+                let top = blurred[j * columns + i] * (1 - fu) + blurred[j * columns + i + 1] * fu
+                let bottom = blurred[(j + 1) * columns + i] * (1 - fu) + blurred[(j + 1) * columns + i + 1] * fu
+                output.write(top * (1 - fv) + bottom * fv, at: index)
+            }
+        }
+        self.width = width
+        self.height = height
+    }
+
+    /// A separable Gaussian blur out to `kernelReach` σ, each pass scaled by `amplitude`: σ_eff/σ_grid restores
+    /// the peak that splatting and interpolating spread, so a unit weight still peaks at 1.
+    static func blur(_ grid: inout [Float], columns: Int, rows: Int, sigma: Double, amplitude: Double) {
+        let reach = Int((kernelReach * sigma).rounded(.up))
+        let kernel = (-reach...reach).map { Float(amplitude * exp(-Double($0 * $0) / (2 * sigma * sigma))) }
+        var line = [Float](repeating: 0, count: max(columns, rows))
+        for row in 0..<rows {
+            for x in 0..<columns { line[x] = grid[row * columns + x] }
+            for x in 0..<columns {
+                var sum: Float = 0
+                for t in max(-reach, -x)...min(reach, columns - 1 - x) { sum += line[x + t] * kernel[t + reach] }
+                grid[row * columns + x] = sum
+            }
+        }
+        for column in 0..<columns {
+            for y in 0..<rows { line[y] = grid[y * columns + column] }
+            for y in 0..<rows {
+                var sum: Float = 0
+                for t in max(-reach, -y)...min(reach, rows - 1 - y) { sum += line[y + t] * kernel[t + reach] }
+                grid[y * columns + column] = sum
+            }
+        }
+    }
+}

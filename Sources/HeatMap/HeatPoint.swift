@@ -1,0 +1,40 @@
+import GeoCore
+
+/// A weighted point of activity in mercator metres (a snap, or a friend who adds weight).
+public struct HeatPoint: Hashable, Sendable {
+    public let x: Double
+    public let y: Double
+    public let weight: Double
+
+    public init(x: Double, y: Double, weight: Double) {
+        self.x = x
+        self.y = y
+        self.weight = weight
+    }
+
+    /// A point at a coordinate (which must be within Web Mercator's latitudes).
+    public init(coordinate: Coordinate, weight: Double) throws(GeoError) {
+        let point = try WebMercator.project(coordinate)
+        self.init(x: point.x, y: point.y, weight: weight)
+    }
+}
+
+/// The glow's sources: points in flat arrays with a reference latitude for sizes given in ground metres.
+public struct HeatSource: Sendable {
+    public let xs: [Double]
+    public let ys: [Double]
+    public let weights: [Double]
+    /// The mean latitude of the points; `radiusMeters` converts to mercator metres at this latitude so that
+    /// every tile and frame uses the same kernel.
+    public let referenceLatitude: Double
+
+    public init(points: [HeatPoint]) {
+        xs = points.map(\.x)
+        ys = points.map(\.y)
+        weights = points.map(\.weight)
+        let meanY = points.isEmpty ? 0 : ys.reduce(0, +) / Double(points.count)
+        referenceLatitude = WebMercator.unprojectUnchecked(MercatorPoint(x: 0, y: meanY)).lat
+    }
+
+    public var count: Int { xs.count }
+}

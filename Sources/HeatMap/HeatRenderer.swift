@@ -1,0 +1,44 @@
+import Foundation
+import GeoCore
+import Raster
+
+/// Colours the density field of a view: density / maxDensity through the 256-entry ramp, times the
+/// opacity, as a premultiplied layer to draw over the base map and under the pins.
+public struct HeatRenderer: Sendable {
+    public let source: HeatSource
+    public let style: HeatStyle
+
+    public init(source: HeatSource, style: HeatStyle) {
+        self.source = source
+        self.style = style
+    }
+
+    /// The kernel's σ in pixels for a view: radius/3 points at the view's scale, or radiusMeters/3 ground
+    /// metres at the source's reference latitude.
+    public func sigmaPixels(for view: MapView) -> Double {
+        if let metres = style.radiusMeters {
+            return metres / 3 / cos(source.referenceLatitude * .pi / 180) * view.pixelsPerMetre
+        }
+        return style.radius / 3 * view.scale
+    }
+
+    public func density(for view: MapView) -> DensityField {
+        DensityField(source: source, view: view, sigmaPixels: sigmaPixels(for: view), intensity: style.intensity)
+    }
+
+    /// The glow as an image of the view's size (transparent where there is no activity).
+    public func render(_ view: MapView) throws(RasterError) -> Image {
+        let field = density(for: view)
+        let colors = style.ramp.map { $0.withOpacity(style.opacity) }
+        let scale = Float(255 / style.maxDensity)
+        var pixels = [UInt8](repeating: 0, count: field.width * field.height * 4)
+        for (index, value) in field.values.enumerated() where value > 0 {
+            let color = colors[Int(min(value * scale, 255).rounded())]
+            pixels[4 * index] = color.r
+            pixels[4 * index + 1] = color.g
+            pixels[4 * index + 2] = color.b
+            pixels[4 * index + 3] = color.a
+        }
+        return try Image(width: field.width, height: field.height, straightRGBA: pixels)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Raster
+
+/// How the glow looks, read from the `heat` section of the style: kernel radius (points, or ground metres),
+/// intensity, the fixed normalization, the colour ramp and the opacity.
+public struct HeatStyle: Sendable {
+    /// Kernel radius in points (σ = radius / 3, MapLibre's convention), used when `radiusMeters` is nil.
+    public let radius: Double
+    /// Kernel radius in ground metres: the glow keeps its size on the ground across zooms.
+    public let radiusMeters: Double?
+    public let intensity: Double
+    /// The density that maps to the top of the ramp, the same for every tile and frame.
+    public let maxDensity: Double
+    public let opacity: Double
+    /// The weight a visible friend adds at their position.
+    public let friendWeight: Double
+    /// 256 premultiplied colours from density 0 to maxDensity.
+    public let ramp: [Color]
+
+    public init(radius: Double, radiusMeters: Double?, intensity: Double, maxDensity: Double, opacity: Double,
+                friendWeight: Double, stops: [(Double, Color)]) throws(RasterError) {
+        for (name, value, range) in [("radius", radius, 1.0...200), ("intensity", intensity, 0.0...100), ("maxDensity", maxDensity, 1e-6...1e9),
+                                     ("opacity", opacity, 0.0...1), ("friendWeight", friendWeight, 0.0...1000)] {
+            guard value.isFinite, range.contains(value) else {
+                throw .invalid(field: "heat.\(name)", reason: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
+            }
+        }
+        if let radiusMeters, !(1...5000).contains(radiusMeters) {
+            throw .invalid(field: "heat.radiusMeters", reason: "\(radiusMeters) is out of range: allowed 1 … 5000")
+        }
+        guard stops.count >= 2, stops.first?.0 == 0, stops.last?.0 == 1, zip(stops, stops.dropFirst()).allSatisfy({ $0.0 < $1.0 }) else {
+            throw .invalid(field: "heat.ramp", reason: "needs stops from 0 to 1 in ascending order")
+        }
+        self.radius = radius
+        self.radiusMeters = radiusMeters
+        self.intensity = intensity
+        self.maxDensity = maxDensity
+        self.opacity = opacity
+        self.friendWeight = friendWeight
+        ramp = (0..<256).map { step in Self.color(at: Double(step) / 255, stops: stops) }
+    }
+
+    /// Straight colours interpolated between stops (alpha too).
+    private static func color(at t: Double, stops: [(Double, Color)]) -> Color {
+        let upper = stops.firstIndex { $0.0 >= t } ?? stops.count - 1
+        guard upper > 0 else { return stops[0].1 }
+        let (t0, c0) = stops[upper - 1]
+        let (t1, c1) = stops[upper]
+        let f = (t - t0) / (t1 - t0)
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) * (1 - f) + Double(b) * f).rounded()) }
+        return Color(r: mix(c0.r, c1.r), g: mix(c0.g, c1.g), b: mix(c0.b, c1.b), a: mix(c0.a, c1.a))
+    }
+
+    /// Reads the `heat` object of a style file.
+    public static func load(_ url: URL) throws -> HeatStyle {
+        struct File: Decodable {
+            struct Heat: Decodable {
+                let radius: Double
+                let radiusMeters: Double?
+                let intensity: Double
+                let maxDensity: Double
+                let opacity: Double
+                let friendWeight: Double
+                let ramp: [Stop]
+            }
+            struct Stop: Decodable {
+                let at: Double
+                let color: String
+            }
+            let heat: Heat
+        }
+        let heat: File.Heat
+        do {
+            heat = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).heat
+        } catch {
+            throw RasterError.invalid(field: "\(url.lastPathComponent): heat", reason: "\(error)")
+        }
+        var stops: [(Double, Color)] = []
+        for (index, stop) in heat.ramp.enumerated() {
+            do {
+                stops.append((stop.at, try Color(hex: stop.color)))
+            } catch {
+                throw RasterError.invalid(field: "heat.ramp[\(index)].color", reason: error.description)
+            }
+        }
+        return try HeatStyle(radius: heat.radius, radiusMeters: heat.radiusMeters, intensity: heat.intensity, maxDensity: heat.maxDensity,
+                             opacity: heat.opacity, friendWeight: heat.friendWeight, stops: stops)
+    }
+}
