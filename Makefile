@@ -16,9 +16,8 @@ basemap: build
 
 run: basemap
 	@mkdir -p $(OUT)
-	$(RELEASE_BIN) render --out $(OUT)/williamsburg.png
-	$(RELEASE_BIN) scene > $(OUT)/scene.json
-	@echo "wrote $(OUT)/williamsburg.png and $(OUT)/scene.json" >&2
+	$(RELEASE_BIN) render --layers base,heat,pins --now scene --out $(OUT)/williamsburg.png --layout-out $(OUT)/williamsburg-layout.json
+	@cat $(OUT)/williamsburg-layout.json
 
 test: setup
 	$(SWIFT) test

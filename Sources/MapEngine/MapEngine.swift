@@ -2,12 +2,20 @@ import BaseMap
 import Foundation
 import GeoCore
 import HeatMap
+import PinLayout
 import Raster
 
 /// The layers a frame can draw.
 public enum MapLayer: String, CaseIterable, Sendable {
     case base
     case heat
+    case pins
+}
+
+/// A rendered frame and, when it has pins, the layout they were drawn from.
+public struct RenderedFrame {
+    public let canvas: Canvas
+    public let layout: PinLayoutResult?
 }
 
 /// The composed engine: the scene and the base map loaded once, answering frames and tiles. Shared across
@@ -23,6 +31,11 @@ public final class MapEngine: Sendable {
     public let baseMap: BaseMapRenderer
     /// The glow: the activity plus every visible friend's weight (ghosted friends are not in the scene).
     public let heat: HeatRenderer
+    /// Pin sizes and colours, and the font labels are measured and drawn with.
+    public let pinLook: PinLook
+    public let labelFont: Font
+    /// Avatar images named by the fixture, by friend id.
+    let avatars: [String: Image]
 
     /// Loads the scene, the style, the label font and the base map (from its cache, importing it when the
     /// cache is missing or stale).
@@ -31,7 +44,10 @@ public final class MapEngine: Sendable {
         scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
         let style = try MapStyle.load(paths.styleFile)
         let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory)
-        baseMap = BaseMapRenderer(store: store, style: style, labelFont: try InterFont.bold.load())
+        labelFont = try InterFont.bold.load()
+        baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
+        pinLook = try PinLook.load(paths.styleFile)
+        avatars = try Self.loadAvatars(scene.friends, dataDirectory: paths.dataDirectory)
         let heatStyle = try HeatStyle.load(paths.styleFile)
         let friends = try scene.friends.map { try HeatPoint(coordinate: $0.coordinate, weight: heatStyle.friendWeight) }
         heat = HeatRenderer(source: HeatSource(points: try ActivityLoader.load(dataDirectory: paths.dataDirectory) + friends), style: heatStyle)
@@ -50,20 +66,25 @@ public final class MapEngine: Sendable {
     /// because drawing depends only on the mercator origin, as tiles do.
     public static let bandHeight = 640
 
-    /// A frame of a viewport with the given layers, bottom to top; without the base layer the frame is
-    /// transparent underneath.
-    public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base]) throws -> Canvas {
+    /// A frame of a viewport with the given layers, bottom to top (base, heat, pins); without the base layer
+    /// the frame is transparent underneath. Pins are laid out for `selected` and `now`.
+    public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base], selected: String? = nil, now: Date? = nil) throws -> RenderedFrame {
         try checkFrame(viewport)
         let view = MapView(viewport: viewport)
         let bands = view.bands(count: max(1, min(ProcessInfo.processInfo.activeProcessorCount, view.height / Self.bandHeight)))
         let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers) }.map { try $0.get() }
-        return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
+        let canvas = canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
+        guard layers.contains(.pins) else { return RenderedFrame(canvas: canvas, layout: nil) }
+        let layout = try self.layout(viewport, selected: selected, now: now ?? scene.capturedAt)
+        drawPins(layout, into: canvas)
+        return RenderedFrame(canvas: canvas, layout: layout)
     }
 
     private func renderBase(_ view: MapView, layers: Set<MapLayer>) throws -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
         if layers.contains(.base) { baseMap.draw(into: canvas, view: view) }
         if layers.contains(.heat) { canvas.composite(try heat.render(view)) }
+
         return canvas
     }
 

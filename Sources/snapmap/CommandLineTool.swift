@@ -7,7 +7,7 @@ import MapEngine
 enum CommandLineTool {
     static let commands: [Command] = [
         projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
-        mbtilesMergeCommand, heatTileCommand, generateActivityCommand, rasterGalleryCommand,
+        mbtilesMergeCommand, heatTileCommand, generateActivityCommand, layoutCommand, hitCommand, zoomCommand, rasterGalleryCommand,
     ]
 
     static var help: String {

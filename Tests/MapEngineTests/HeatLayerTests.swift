@@ -32,10 +32,10 @@ struct HeatLayerTests {
         #expect(withoutGhost.scene.friends.map(\.id) == committed.scene.friends.map(\.id))
         let viewport = committed.scene.viewport
         let heatOnly: Set<MapLayer> = [.heat]
-        #expect(try PNGCodec.encode(committed.renderFrame(viewport, layers: heatOnly)) == PNGCodec.encode(withoutGhost.renderFrame(viewport, layers: heatOnly)))
+        #expect(try PNGCodec.encode(committed.renderFrame(viewport, layers: heatOnly).canvas) == PNGCodec.encode(withoutGhost.renderFrame(viewport, layers: heatOnly).canvas))
         let unghosted = try engine { $0.replacingOccurrences(of: ", \"ghostMode\": true", with: "") }
         #expect(unghosted.scene.friends.count == 9)
-        #expect(try PNGCodec.encode(committed.renderFrame(viewport, layers: heatOnly)) != PNGCodec.encode(unghosted.renderFrame(viewport, layers: heatOnly)),
+        #expect(try PNGCodec.encode(committed.renderFrame(viewport, layers: heatOnly).canvas) != PNGCodec.encode(unghosted.renderFrame(viewport, layers: heatOnly).canvas),
                 "the same friend out of Ghost Mode does add weight")
     }
 

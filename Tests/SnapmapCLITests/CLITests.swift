@@ -94,7 +94,7 @@ struct CLITests {
         }
     }
 
-    private func runArray(_ arguments: [String]) throws -> Result {
+    func runArray(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -125,5 +125,46 @@ struct RasterGalleryCLITests {
             let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
             #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && bytes.count > 500)
         }
+    }
+}
+
+@Suite("snapmap layout, hit and zoom")
+struct PinCLITests {
+    private let cli = CLITests()
+
+    @Test func layoutHitAndZoomAnswerForJordan() throws {
+        let layout = try cli.run("layout", "--now", "scene")
+        #expect(layout.status == 0)
+        let json = try layout.json()
+        let pins = try #require(json["pins"] as? [[String: Any]])
+        #expect(pins.count == 8 && !layout.stdout.contains("rae"))
+        let jordan = try #require(pins.first { $0["id"] as? String == "jordan" })
+        #expect(jordan["labelText"] as? String == "Jordan · 2m")
+        let rect = try #require(jordan["avatarRect"] as? [String: Double])
+        let x = rect["x"]! + rect["width"]! / 2
+        let y = rect["y"]! + rect["height"]! / 2
+        let hit = try cli.run("hit", "--at", "\(x),\(y)")
+        let hitID = try hit.json()["id"] as? String
+        #expect(hit.status == 0 && hitID == "jordan")
+        let zoom = try cli.run("zoom", "--friend", "jordan")
+        #expect(zoom.status == 0)
+        let answer = try zoom.json()
+        #expect((answer["camera"] as? [String: Any])?["zoom"] as? Double == 16.5)
+        #expect(((answer["path"] as? [Any])?.count ?? 0) > 10)
+    }
+
+    @Test(arguments: [
+        (["hit", "--at", "12"], "X,Y"),
+        (["zoom", "--friend", "rae"], "unknown friend"),
+        (["layout", "--selected", "rae"], "unknown friend"),
+        (["layout", "--now", "yesterday"], "ISO 8601"),
+        (["render", "--layers", "base,clouds", "--out", "/tmp/x.png"], "unknown layer"),
+        (["render", "--zoom", "25", "--out", "/tmp/x.png"], "zoom"),
+        (["render", "--size", "9000x100", "--out", "/tmp/x.png"], "size.width"),
+    ])
+    func badPinRequestsAreClearErrors(arguments: [String], expected: String) throws {
+        let result = try cli.runArray(arguments)
+        #expect(result.status != 0 && result.stdout.isEmpty)
+        #expect(result.stderr.contains(expected), "stderr: \(result.stderr)")
     }
 }

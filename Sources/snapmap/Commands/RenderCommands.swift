@@ -7,10 +7,11 @@ import Raster
 let renderCommand = Command(
     name: "render",
     summary: "render a PNG frame of a viewport (default: the scene's Williamsburg viewport, 393x852 pt @3x)",
-    usage: "render [--layers base,heat] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
-    options: ViewportOptions.specs + [
-        .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, heat (default: base)"),
+    usage: "render [--layers base,heat,pins] [--selected ID] [--now ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
+    options: ViewportOptions.specs + PinOptions.specs + [
+        .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, heat, pins (default: base)"),
         .value("out", "F.png", "the PNG file to write"),
+        .value("layout-out", "F.json", "also write the pin layout the frame was drawn from"),
         DataLocator.option,
     ]
 ) { options in
@@ -19,9 +20,18 @@ let renderCommand = Command(
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
     try GeoError.check(viewport.zoom, "--zoom", in: MapEngine.frameZoomRange)
-    let canvas = try engine.renderFrame(viewport, layers: layers.layers)
-    try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
-    return "wrote \(out) (\(canvas.width)×\(canvas.height) px)"
+    let selected = options.value("selected")
+    if let selected, engine.scene.friend(id: selected) == nil { throw UnknownFriend(id: selected, known: engine.scene.friends.map(\.id)) }
+    let frame = try engine.renderFrame(viewport, layers: layers.layers, selected: selected, now: PinOptions.now(options, scene: engine.scene))
+    let png = try PNGCodec.encode(frame.canvas)
+    var written = ["\(out) (\(frame.canvas.width)×\(frame.canvas.height) px)"]
+    if let layoutOut = options.value("layout-out") {
+        guard let layout = frame.layout else { throw UsageError(description: "--layout-out needs the pins layer (--layers ...,pins)") }
+        try Data((try JSONOutput.encode(layout) + "\n").utf8).write(to: URL(fileURLWithPath: layoutOut))
+        written.append(layoutOut)
+    }
+    try Data(png).write(to: URL(fileURLWithPath: out))
+    return "wrote " + written.joined(separator: " and ")
 }
 
 /// `snapmap tile`: one XYZ tile as PNG.

@@ -1,0 +1,90 @@
+import Foundation
+import GeoCore
+import PinLayout
+import Raster
+
+/// Draws a layout's pins exactly where it puts them: avatars (image or initials on the friend's colour) in
+/// a white ring with a soft shadow (Snapchat yellow when selected), groups as stacked avatars, and labels as
+/// white capsules with the name in ink and the time in grey.
+struct PinRenderer {
+    let look: PinLook
+    let font: Font
+    let friends: [String: Friend]
+    let avatars: [String: Image]
+
+    /// A drawable: one friend's or one group's pin.
+    private struct Drawable {
+        let zIndex: Int
+        let avatar: ScreenRect
+        let label: ScreenRect?
+        let members: [String]
+        let selected: Bool
+        let text: (name: String, detail: String)
+    }
+
+    func draw(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String), into canvas: Canvas) {
+        let scale = layout.viewport.scale
+        var drawables: [Drawable] = []
+        for pin in layout.pins where pin.visible && pin.groupId == nil {
+            guard let avatar = pin.avatarRect else { continue }
+            drawables.append(Drawable(zIndex: pin.zIndex, avatar: avatar, label: pin.labelRect, members: [pin.id], selected: pin.selected,
+                                      text: texts(layout, pin.id)))
+        }
+        for group in layout.groups where group.visible {
+            guard let avatar = group.avatarRect else { continue }
+            drawables.append(Drawable(zIndex: group.zIndex, avatar: avatar, label: group.labelRect, members: group.members,
+                                      selected: group.members.contains { $0 == layout.selected }, text: texts(layout, group.id)))
+        }
+        for drawable in drawables.sorted(by: { $0.zIndex < $1.zIndex }) {
+            drawAvatars(drawable, scale: scale, into: canvas)
+            if let label = drawable.label { drawLabel(label, text: drawable.text, scale: scale, into: canvas) }
+        }
+    }
+
+    private func pixels(_ rect: ScreenRect, _ scale: Double) -> Rect {
+        Rect(x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale)
+    }
+
+    private func drawAvatars(_ drawable: Drawable, scale: Double, into canvas: Canvas) {
+        let whole = pixels(drawable.avatar, scale)
+        let shown = Array(drawable.members.prefix(3))
+        let side = shown.count == 1 ? whole.width : whole.width * 0.78
+        let spread = shown.count == 1 ? 0 : (whole.width - side) + side * 0.35 * Double(shown.count - 2)
+        for (index, id) in shown.enumerated().reversed() {
+            let offset = shown.count == 1 ? 0 : -spread / 2 + spread * Double(index) / Double(shown.count - 1)
+            let circle = Rect(x: whole.center.x - side / 2 + offset, y: whole.center.y - side / 2, width: side, height: side)
+            drawAvatar(id, in: circle, selected: drawable.selected && index == 0, scale: scale, into: canvas)
+        }
+    }
+
+    private func drawAvatar(_ id: String, in circle: Rect, selected: Bool, scale: Double, into canvas: Canvas) {
+        let ring = look.layout.ringWidth * scale * (selected ? 1.5 : 1)
+        canvas.drawShadow(of: .ellipse(in: circle), color: look.shadow, sigma: look.shadowBlur * scale, offset: Point(0, look.shadowOffsetY * scale))
+        canvas.fill(.ellipse(in: circle), paint: .solid(selected ? look.selectedRing : look.ring))
+        let inner = circle.outset(by: -ring)
+        if let image = avatars[id] {
+            canvas.drawImage(image, in: inner, clipToCircle: true)
+            return
+        }
+        let color = (try? Color(hex: friends[id]?.color ?? "#8A8D91")) ?? look.labelSecondary
+        canvas.fill(.ellipse(in: inner), paint: .solid(color))
+        let initials = (friends[id]?.name ?? id).split(separator: " ").prefix(2).compactMap(\.first).map(String.init).joined()
+        let size = look.initialsFontSize * scale * inner.width / (look.layout.avatarSize * scale - 2 * ring)
+        guard let text = try? font.layout(initials, size: size), let ink = text.inkBounds else { return }
+        canvas.drawText(text, at: Point(inner.center.x - ink.x - ink.width / 2, inner.center.y - ink.y - ink.height / 2), color: look.initials)
+    }
+
+    private func drawLabel(_ rect: ScreenRect, text: (name: String, detail: String), scale: Double, into canvas: Canvas) {
+        let box = pixels(rect, scale)
+        let capsule = Path.roundedRect(box, radius: box.height / 2)
+        canvas.drawShadow(of: capsule, color: look.shadow, sigma: look.shadowBlur * scale * 0.7, offset: Point(0, look.shadowOffsetY * scale * 0.7))
+        canvas.fill(capsule, paint: .solid(look.labelBackground))
+        let size = look.layout.labelFontSize * scale
+        guard let name = try? font.layout(text.name, size: size) else { return }
+        let baseline = box.center.y + (name.ascent - name.descent) / 2 - name.descent * 0.15
+        let start = Point(box.minX + look.layout.labelPaddingX * scale, baseline)
+        canvas.drawText(name, at: start, color: look.labelInk)
+        guard !text.detail.isEmpty, let detail = try? font.layout(text.detail, size: size) else { return }
+        canvas.drawText(detail, at: Point(start.x + name.advance, baseline), color: look.labelSecondary)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import GeoCore
+
+/// Where a label sits relative to its avatar (MapLibre's variable anchors, in the order tried).
+public enum LabelAnchor: String, CaseIterable, Sendable, Codable {
+    case below, above, right, left
+}
+
+/// One friend in a layout. A friend in a group is drawn by the group pin; `avatarRect` and `label` are the
+/// friend's own only when `groupId` is nil.
+public struct LaidOutPin: Hashable, Sendable, Codable {
+    public let id: String
+    public let name: String
+    public let labelText: String
+    public let coordinate: Coordinate
+    public let screenPoint: ScreenPoint
+    /// True when the avatar (this pin's or its group's) is drawn: inside the part of the screen the insets leave free.
+    public let visible: Bool
+    public let avatarRect: ScreenRect?
+    public let labelRect: ScreenRect?
+    /// nil when the label fits nowhere (the avatar stays) or the friend is in a group.
+    public let anchor: LabelAnchor?
+    public let groupId: String?
+    /// Higher draws above; the selected pin is topmost.
+    public let zIndex: Int
+    public let selected: Bool
+}
+
+/// Friends who stand together, drawn as one pin with stacked avatars.
+public struct LaidOutGroup: Hashable, Sendable, Codable {
+    public let id: String
+    /// Member ids in priority order.
+    public let members: [String]
+    public let labelText: String
+    public let coordinate: Coordinate
+    public let screenPoint: ScreenPoint
+    public let visible: Bool
+    public let avatarRect: ScreenRect?
+    public let labelRect: ScreenRect?
+    public let anchor: LabelAnchor?
+    public let zIndex: Int
+}
+
+/// The viewport a layout was made for, as JSON shows it.
+public struct LayoutViewport: Hashable, Sendable, Codable {
+    public let center: Coordinate
+    public let zoom: Double
+    public let size: ScreenSize
+    public let scale: Double
+    public let insets: EdgeInsets
+}
+
+/// Every pin and group of a viewport, collisions resolved.
+public struct PinLayoutResult: Hashable, Sendable, Codable {
+    public let viewport: LayoutViewport
+    /// The moment label times ("2m") were computed from.
+    public let now: Date
+    public let selected: String?
+    public let pins: [LaidOutPin]
+    public let groups: [LaidOutGroup]
+
+    public func pin(_ id: String) -> LaidOutPin? { pins.first { $0.id == id } }
+    public func group(_ id: String) -> LaidOutGroup? { groups.first { $0.id == id } }
+
+    /// The anchors of every placed label, to pass to the next layout so labels stay put while panning.
+    public var anchors: [String: LabelAnchor] {
+        var result: [String: LabelAnchor] = [:]
+        for pin in pins { if let anchor = pin.anchor { result[pin.id] = anchor } }
+        for group in groups { if let anchor = group.anchor { result[group.id] = anchor } }
+        return result
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GeoCore
+
+/// The answer to "zoom to this friend (or group)": where the camera goes, what the map shows afterwards,
+/// where the friend lands on screen, and the path to fly there.
+public struct ZoomAnswer: Sendable, Codable {
+    public let target: String
+    public let camera: Camera
+    /// The insets the card and status bar leave, as `MKMapView.setVisibleMapRect(_:edgePadding:)` takes them.
+    public let edgePadding: EdgeInsets
+    /// What the whole viewport shows after the zoom.
+    public let visibleBounds: GeoBoundingBox
+    public let visibleMercatorRect: MercatorRect
+    /// Where the friend (or the group's centre) lands on screen after the zoom.
+    public let screenPoint: ScreenPoint
+    /// The centre of the free area, where a friend lands.
+    public let freeCenter: ScreenPoint
+    public let duration: Double
+    public let path: [FlyFrame]
+}
+
+/// Computes selection cameras: a friend goes to the centre of what the card leaves free, zooming in to the
+/// selection zoom but never out from a closer zoom; a group is fitted with padding, capped at the max zoom.
+public struct SelectionCamera: Sendable {
+    public let selectionZoom: Double
+    public let maxZoom: Double
+    public let groupPadding: Double
+
+    public init(selectionZoom: Double, maxZoom: Double, groupPadding: Double) {
+        self.selectionZoom = selectionZoom
+        self.maxZoom = maxZoom
+        self.groupPadding = groupPadding
+    }
+
+    /// The viewport's insets with the card's height at the bottom.
+    public static func insets(of viewport: Viewport, cardHeight: Double) throws(GeoError) -> EdgeInsets {
+        try GeoError.check(cardHeight, "cardHeight", in: 0...(viewport.size.height - viewport.insets.top - 1))
+        var insets = viewport.insets
+        insets.bottom = max(insets.bottom, cardHeight)
+        return insets
+    }
+
+    public func zoom(toFriend id: String, at coordinate: Coordinate, from viewport: Viewport, cardHeight: Double) throws(GeoError) -> ZoomAnswer {
+        let framed = try viewport.with(insets: Self.insets(of: viewport, cardHeight: cardHeight))
+        let zoom = min(max(viewport.zoom, selectionZoom), max(maxZoom, viewport.zoom))
+        let camera = try framed.camera(fitting: [coordinate], maxZoom: zoom)
+        return try answer(id, camera: camera, focus: coordinate, from: viewport, framed: framed)
+    }
+
+    public func zoom(toGroup id: String, members: [Coordinate], from viewport: Viewport, cardHeight: Double) throws(GeoError) -> ZoomAnswer {
+        let framed = try viewport.with(insets: Self.insets(of: viewport, cardHeight: cardHeight))
+        let camera = try framed.camera(fitting: members, padding: EdgeInsets(all: groupPadding), maxZoom: maxZoom)
+        guard let box = GeoBoundingBox(enclosing: members) else { throw .invalid(field: "members", reason: "a group needs members") }
+        let centre = WebMercator.unprojectUnchecked(try box.mercatorRect().center)
+        return try answer(id, camera: camera, focus: centre, from: viewport, framed: framed)
+    }
+
+    private func answer(_ id: String, camera: Camera, focus: Coordinate, from viewport: Viewport, framed: Viewport) throws(GeoError) -> ZoomAnswer {
+        let after = try framed.with(camera)
+        let path = FlyToPath.frames(from: viewport.camera, to: camera, viewportSize: viewport.size)
+        return ZoomAnswer(target: id, camera: camera, edgePadding: framed.insets, visibleBounds: after.visibleBounds,
+                          visibleMercatorRect: after.visibleMercatorRect, screenPoint: try after.point(for: focus),
+                          freeCenter: after.freeRect.center, duration: path.duration, path: path.frames)
+    }
+}

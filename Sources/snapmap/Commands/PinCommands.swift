@@ -1,0 +1,48 @@
+import Foundation
+import GeoCore
+import MapEngine
+import PinLayout
+
+/// `snapmap layout`: where every pin and label goes, as JSON.
+let layoutCommand = Command(
+    name: "layout",
+    summary: "lay out the friends' pins and labels of a viewport (collisions resolved), as JSON",
+    usage: "layout [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--selected ID] [--now ISO8601|scene]",
+    options: ViewportOptions.specs + PinOptions.specs + [DataLocator.option]
+) { options in
+    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
+    return try JSONOutput.encode(engine.layout(viewport, selected: options.value("selected"), now: PinOptions.now(options, scene: engine.scene)))
+}
+
+/// `snapmap hit`: which pin, group or label a tap hits.
+let hitCommand = Command(
+    name: "hit",
+    summary: "tell which pin, group or label a tap at X,Y (points) hits, as JSON",
+    usage: "hit --at X,Y [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--selected ID] [--now ISO8601|scene]",
+    options: [.value("at", "X,Y", "the tap in points from the top-left corner")] + ViewportOptions.specs + PinOptions.specs + [DataLocator.option]
+) { options in
+    let point = try PinOptions.point(options.required("at"), field: "--at")
+    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
+    let layout = try engine.layout(viewport, selected: options.value("selected"), now: PinOptions.now(options, scene: engine.scene))
+    return try JSONOutput.encode(engine.hit(point, in: layout))
+}
+
+/// `snapmap zoom`: the camera, visible rectangle and fly-to path for a selected friend or group.
+let zoomCommand = Command(
+    name: "zoom",
+    summary: "the camera, visible map rectangle and fly-to path that put a friend (or group) in the middle of the free area",
+    usage: "zoom --friend ID [--card-height PT] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S]",
+    options: [
+        .value("friend", "ID", "a friend's id, or a group id from the layout (group-<id>)"),
+        .value("card-height", "PT", "the card's height in points (default: the scene's)"),
+    ] + ViewportOptions.specs + [DataLocator.option]
+) { options in
+    let id = try options.required("friend")
+    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
+    let cardHeight = try options.number("card-height", in: 0...viewport.size.height)
+    let layout = try engine.layout(viewport, now: engine.scene.capturedAt)
+    return try JSONOutput.encode(engine.zoom(to: id, from: viewport, layout: layout, cardHeight: cardHeight))
+}

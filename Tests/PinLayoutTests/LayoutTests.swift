@@ -1,0 +1,100 @@
+import Foundation
+import GeoCore
+import Testing
+@testable import PinLayout
+
+@Suite("Pin layout")
+struct LayoutTests {
+    @Test func thousandRandomViewportsHaveNoOverlapsAndNothingUnderTheInsets() {
+        let subjects = Fixture.crowd(count: 60, seed: 1)
+        var random = Random(seed: 2)
+        var placedLabels = 0
+        for _ in 0..<1_000 {
+            let viewport = Fixture.viewport(Double.random(in: 40.700...40.728, using: &random), Double.random(in: -73.972 ... -73.930, using: &random),
+                                            zoom: Double.random(in: 12...18, using: &random))
+            let layout = Fixture.engine.layout(subjects: subjects, viewport: viewport, now: Fixture.now)
+            var boxes: [ScreenRect] = []
+            for pin in layout.pins where pin.visible && pin.groupId == nil {
+                boxes += [pin.avatarRect, pin.labelRect].compactMap { $0 }
+            }
+            for group in layout.groups { boxes += [group.avatarRect, group.labelRect].compactMap { $0 } }
+            placedLabels += boxes.count
+            for (index, box) in boxes.enumerated() {
+                #expect(viewport.freeRect.contains(box), "\(box) lies under the insets or off screen")
+                for other in boxes[(index + 1)...] { #expect(!box.overlaps(other), "\(box) overlaps \(other)") }
+            }
+            let grouped = Set(layout.groups.flatMap(\.members))
+            #expect(layout.pins.filter { $0.groupId != nil }.allSatisfy { grouped.contains($0.id) })
+        }
+        #expect(placedLabels > 2_000, "the viewports did show pins")
+    }
+
+    @Test func higherPriorityWinsTheContestedAnchor() {
+        let viewport = Fixture.viewport(40.7150, -73.9560, zoom: 16, insets: .zero)
+        let left = viewport.mercator(at: ScreenPoint(x: 170, y: 400))
+        let right = viewport.mercator(at: ScreenPoint(x: 225, y: 400))
+        func coordinate(_ point: MercatorPoint) -> (Double, Double) {
+            let c = WebMercator.unprojectUnchecked(point)
+            return (c.lat, c.lon)
+        }
+        let (la, lo) = coordinate(left)
+        let (ra, ro) = coordinate(right)
+        for (strong, weak) in [("alpha", "bravo"), ("bravo", "alpha")] {
+            let subjects = [Fixture.subject("alpha", la, lo, streak: strong == "alpha" ? 200 : 10, best: true),
+                            Fixture.subject("bravo", ra, ro, streak: strong == "bravo" ? 200 : 10, best: true)]
+            let layout = Fixture.engine.layout(subjects: subjects, viewport: viewport, now: Fixture.now)
+            #expect(layout.pin(strong)?.anchor == .below, "the higher priority label keeps its first choice")
+            #expect(layout.pin(weak)?.anchor != .below)
+            #expect(layout.pin(strong)!.zIndex > layout.pin(weak)!.zIndex)
+        }
+    }
+
+    @Test func selectedFriendComesFirstThenBestFriendsByStreakThenRecency() {
+        let subjects = [Fixture.subject("c", 40.71, -73.95, minutes: 1), Fixture.subject("a", 40.71, -73.95, streak: 5, best: true),
+                        Fixture.subject("b", 40.71, -73.95, streak: 50, best: true), Fixture.subject("d", 40.71, -73.95, minutes: 90),
+                        Fixture.subject("e", 40.71, -73.95, minutes: 90)]
+        #expect(PinPriority.sorted(subjects, selected: nil).map(\.id) == ["b", "a", "c", "d", "e"])
+        #expect(PinPriority.sorted(subjects, selected: "e").map(\.id) == ["e", "b", "a", "c", "d"])
+    }
+
+    @Test func togetherFriendsGroupAndSplitWhenZoomedIn() {
+        let subjects = [Fixture.subject("maya", 40.72040, -73.95150, streak: 112, best: true), Fixture.subject("noah", 40.72060, -73.95120, minutes: 1),
+                        Fixture.subject("zed", 40.72080, -73.95090, minutes: 2)]
+        let far = Fixture.engine.layout(subjects: subjects, viewport: Fixture.viewport(40.7200, -73.9515, zoom: 14.5), now: Fixture.now)
+        #expect(far.groups.count == 1 && far.groups[0].members == ["maya", "noah", "zed"] && far.groups[0].labelText == "Maya +2")
+        let pair = Fixture.engine.layout(subjects: Array(subjects.prefix(2)), viewport: Fixture.viewport(40.7200, -73.9515, zoom: 14.5), now: Fixture.now)
+        #expect(pair.groups.first?.labelText == "Maya, Noah")
+        let near = Fixture.engine.layout(subjects: Array(subjects.prefix(2)), viewport: Fixture.viewport(40.7205, -73.9514, zoom: 18.5), now: Fixture.now)
+        #expect(near.groups.isEmpty && near.pins.allSatisfy { $0.visible && $0.groupId == nil })
+    }
+
+    @Test func previousAnchorsAreKeptWhileTheyFit() {
+        let subjects = [Fixture.subject("solo", 40.7150, -73.9560)]
+        let viewport = Fixture.viewport(40.7150, -73.9560, zoom: 15)
+        let first = Fixture.engine.layout(subjects: subjects, viewport: viewport, now: Fixture.now)
+        #expect(first.pin("solo")?.anchor == .below)
+        let kept = Fixture.engine.layout(subjects: subjects, viewport: viewport, now: Fixture.now, previousAnchors: ["solo": .left])
+        #expect(kept.pin("solo")?.anchor == .left)
+    }
+
+    @Test func labelTimesCountFromTheGivenNow() {
+        let now = Fixture.now
+        #expect(LastSeenText.text(lastSeen: now.addingTimeInterval(-30), now: now) == "now")
+        #expect(LastSeenText.text(lastSeen: now.addingTimeInterval(-120), now: now) == "2m")
+        #expect(LastSeenText.text(lastSeen: now.addingTimeInterval(-3 * 3600 - 5), now: now) == "3h")
+        #expect(LastSeenText.text(lastSeen: now.addingTimeInterval(-4 * 86400), now: now) == "4d")
+        #expect(LastSeenText.text(lastSeen: now.addingTimeInterval(600), now: now) == "now")
+        let layout = Fixture.engine.layout(subjects: [Fixture.subject("jordan", 40.7150, -73.9560, minutes: 2)],
+                                           viewport: Fixture.viewport(40.7150, -73.9560, zoom: 15), now: now)
+        #expect(layout.pin("jordan")?.labelText == "Jordan · 2m")
+    }
+
+    @Test func jsonDecodesBackToTheSameLayout() throws {
+        let layout = Fixture.engine.layout(subjects: Fixture.crowd(count: 20, seed: 3), viewport: Fixture.viewport(40.714, -73.951, zoom: 14), now: Fixture.now)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(try decoder.decode(PinLayoutResult.self, from: encoder.encode(layout)) == layout)
+    }
+}
