@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "PinLayout", dependencies: ["GeoCore"]),
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "CSQLite"]),
         .executableTarget(name: "snapmap", dependencies: ["MapEngine", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
-        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "MapEngine"]),
+        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "BaseMapTests", dependencies: ["BaseMap", "GeoCore", "Raster"]),

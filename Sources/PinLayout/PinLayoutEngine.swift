@@ -104,32 +104,33 @@ public struct PinLayoutEngine: Sendable {
 
     private func result(ordered: [PinSubject], points: [ScreenPoint], clusters: [Cluster], placed: [Int], viewport: Viewport,
                         selected: String?, now: Date) -> PinLayoutResult {
-        var zIndex: [Int: Int] = [:]
+        var zIndex = [Int](repeating: 0, count: clusters.count)
         for (rank, index) in placed.enumerated() { zIndex[index] = placed.count - rank }
-        var groupOf: [Int: (cluster: Int, id: String)] = [:]
+        var owner = [Int](repeating: -1, count: ordered.count)
+        var groupID = [String?](repeating: nil, count: ordered.count)
         var groups: [LaidOutGroup] = []
-        for index in placed where clusters[index].members.count > 1 {
+        for index in placed {
             let cluster = clusters[index]
+            for member in cluster.members { owner[member] = index }
+            guard cluster.members.count > 1 else { continue }
             let members = cluster.members.map { ordered[$0] }
             let id = Self.groupID(members[0])
-            for member in cluster.members { groupOf[member] = (index, id) }
+            for member in cluster.members { groupID[member] = id }
             let text = labelText(members, now: now)
             groups.append(LaidOutGroup(id: id, members: members.map(\.id), labelText: text.name + text.detail,
                                        coordinate: (try? viewport.coordinate(at: cluster.point)) ?? members[0].coordinate,
                                        screenPoint: cluster.point, visible: true, avatarRect: cluster.avatar, labelRect: cluster.label,
-                                       anchor: cluster.anchor, zIndex: zIndex[index] ?? 0))
+                                       anchor: cluster.anchor, zIndex: zIndex[index]))
         }
-        var owner: [Int: Int] = [:]
-        for index in placed { for member in clusters[index].members { owner[member] = index } }
         let pins = ordered.indices.map { index -> LaidOutPin in
             let subject = ordered[index]
             let text = labelText([subject], now: now)
-            let cluster = owner[index].map { clusters[$0] }
+            let cluster = owner[index] >= 0 ? clusters[owner[index]] : nil
             let alone = cluster?.members.count == 1
             return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
                               screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,
                               labelRect: alone ? cluster?.label : nil, anchor: alone ? cluster?.anchor : nil,
-                              groupId: groupOf[index]?.id, zIndex: owner[index].flatMap { zIndex[$0] } ?? 0, selected: subject.id == selected)
+                              groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected)
         }
         return PinLayoutResult(viewport: LayoutViewport(center: viewport.center, zoom: viewport.zoom, size: viewport.size, scale: viewport.scale,
                                                         insets: viewport.insets),

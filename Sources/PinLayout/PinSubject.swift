@@ -20,7 +20,7 @@ public struct PinSubject: Hashable, Sendable {
     }
 
     /// The first word of the name ("Jordan").
-    public var firstName: String { String(name.split(separator: " ").first ?? Substring(name)) }
+    public var firstName: String { String(name[..<(name.firstIndex(of: " ") ?? name.endIndex)]) }
 }
 
 /// "now" under a minute, then "2m", "3h", "4d": the time since a friend was last seen, from a `now` the

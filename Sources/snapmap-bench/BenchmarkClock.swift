@@ -1,3 +1,5 @@
+import Foundation
+
 /// Times work on the wall clock; the best of several runs resists a noisy shared machine.
 enum BenchmarkClock {
     /// The best time in seconds of `repeats` runs of `work`.
@@ -31,12 +33,6 @@ enum BenchmarkClock {
     }
 
     static func format(_ value: Double) -> String {
-        let digits = value >= 100 ? 0 : (value >= 1 ? 2 : 4)
-        var text = String(value)
-        if let dot = text.firstIndex(of: ".") {
-            let end = text.index(dot, offsetBy: digits == 0 ? 0 : digits + 1, limitedBy: text.endIndex) ?? text.endIndex
-            text = String(text[..<end])
-        }
-        return text
+        value >= 100 ? String(format: "%.0f", value) : String(format: "%.3g", value)
     }
 }

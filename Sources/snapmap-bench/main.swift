@@ -6,6 +6,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("raster", RasterBenchmark.run),
     ("basemap", BaseMapBenchmark.run),
     ("heat", HeatBenchmark.run),
+    ("layout", LayoutBenchmark.run),
 ]
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
