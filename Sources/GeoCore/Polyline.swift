@@ -24,6 +24,7 @@ public struct Polyline: Hashable, Sendable, Codable {
     /// The coordinate `distance` metres along the line (0…length), following the geodesic of its segment.
     public func coordinate(atDistance distance: Double, geodesic: Geodesic = .wgs84) throws(GeoError) -> Coordinate {
         try GeoError.check(distance, "distance", in: 0...length)
+        if distance == length { return coordinates[coordinates.count - 1] }
         let segment = segmentIndex(atDistance: distance)
         let start = coordinates[segment]
         let along = distance - cumulativeDistances[segment]

@@ -13,6 +13,7 @@ public struct DataPaths: Sendable {
     }
 
     public var styleFile: URL { dataDirectory.appendingPathComponent("styles/snapmap.json") }
+    public var trackingStyleFile: URL { dataDirectory.appendingPathComponent("styles/tracking.json") }
     public var baseMapCacheDirectory: URL { dataDirectory.appendingPathComponent("basemap") }
 
     /// The NYC sources: the directory given at init, else `$SNAPMAP_NYC_DATA`, else `../shared/data/nyc` beside the checkout that holds `Data/`.

@@ -36,6 +36,9 @@ public final class MapEngine: Sendable {
     public let labelFont: Font
     /// Avatar images named by the fixture, by friend id.
     let avatars: [String: Image]
+    /// The delivery-tracking client's routes and its muted map.
+    public let routes: RouteCatalog
+    public let trackingMap: BaseMapRenderer
 
     /// Loads the scene, the style, the label font and the base map (from its cache, importing it when the
     /// cache is missing or stale).
@@ -47,6 +50,8 @@ public final class MapEngine: Sendable {
         labelFont = try InterFont.bold.load()
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
         pinLook = try PinLook.load(paths.styleFile)
+        routes = try RouteCatalog.load(dataDirectory: paths.dataDirectory)
+        trackingMap = BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont)
         avatars = try Self.loadAvatars(scene.friends, dataDirectory: paths.dataDirectory)
         let heatStyle = try HeatStyle.load(paths.styleFile)
         let friends = try scene.friends.map { try HeatPoint(coordinate: $0.coordinate, weight: heatStyle.friendWeight) }

@@ -7,7 +7,8 @@ import MapEngine
 enum CommandLineTool {
     static let commands: [Command] = [
         projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
-        mbtilesMergeCommand, heatTileCommand, generateActivityCommand, layoutCommand, hitCommand, zoomCommand, rasterGalleryCommand,
+        mbtilesMergeCommand, heatTileCommand, generateActivityCommand, layoutCommand, hitCommand, zoomCommand,
+        routeFrameCommand, routeStateCommand, rasterGalleryCommand,
     ]
 
     static var help: String {

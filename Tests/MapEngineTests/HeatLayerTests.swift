@@ -11,10 +11,10 @@ struct HeatLayerTests {
     private func engine(editingFriends edit: (String) -> String) throws -> MapEngine {
         let directory = EngineFixture.temporaryURL("data")
         let source = SceneLoaderTests.dataDirectory
-        for sub in ["williamsburg", "styles"] {
+        for sub in ["williamsburg", "styles", "doordash"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
-        for file in [SceneLoader.sceneFile, ActivityLoader.activityFile, "styles/snapmap.json"] {
+        for file in [SceneLoader.sceneFile, ActivityLoader.activityFile, "styles/snapmap.json", "styles/tracking.json", RouteCatalog.file] {
             try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: directory.appendingPathComponent(file))
         }
         let friends = try String(contentsOf: source.appendingPathComponent(SceneLoader.friendsFile), encoding: .utf8)

@@ -168,3 +168,35 @@ struct PinCLITests {
         #expect(result.stderr.contains(expected), "stderr: \(result.stderr)")
     }
 }
+
+@Suite("snapmap route-frame and route-state")
+struct RouteCLITests {
+    private let cli = CLITests()
+
+    @Test func frameAndStateOfTheBayRidgeRoute() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-route-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let png = directory.appendingPathComponent("sakura.png").path
+        let json = directory.appendingPathComponent("sakura.json").path
+        let frame = try cli.run("route-frame", "--route", "sakura", "--scale", "1", "--out", png, "--json-out", json)
+        #expect(frame.status == 0)
+        let framed = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect((framed["points"] as? [Any])?.count == 10)
+        let state = try cli.run("route-state", "--route", "sakura", "--at-seconds", "120", "--drive-seconds", "480")
+        #expect(state.status == 0)
+        let courier = try state.json()
+        #expect(courier["progress"] as? Double == 0.25 && courier["arrived"] as? Bool == false)
+    }
+
+    @Test(arguments: [
+        (["route-state", "--route", "pizza-palace", "--progress", "0.5"], "unknown route"),
+        (["route-state", "--route", "lucias", "--progress", "1.5"], "0.0 … 1.0"),
+        (["route-frame", "--route", "lucias", "--sheet", "0.95", "--out", "/tmp/x.png"], "--sheet"),
+        (["route-state", "--route", "lucias"], "--progress"),
+    ])
+    func badRouteRequests(arguments: [String], expected: String) throws {
+        let result = try cli.runArray(arguments)
+        #expect(result.status != 0 && result.stdout.isEmpty && result.stderr.contains(expected), "stderr: \(result.stderr)")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GeoCore
+import Raster
+
+/// How a tracking map is framed: the screen, the bottom sheet's share of its height and the margins.
+public struct RouteFrameOptions: Sendable {
+    public static let sheetRange: ClosedRange<Double> = 0...0.9
+    public static let marginRange: ClosedRange<Double> = 0...200
+    public static let maxZoom = 18.0
+
+    public let size: ScreenSize
+    public let scale: Double
+    public let sheet: Double
+    public let margin: Double
+
+    public init(size: ScreenSize = ScreenSize(width: 393, height: 852), scale: Double = 3, sheet: Double = 0.52, margin: Double = 40) throws(GeoError) {
+        try GeoError.check(sheet, "sheet", in: Self.sheetRange)
+        try GeoError.check(margin, "margin", in: Self.marginRange)
+        self.size = size
+        self.scale = scale
+        self.sheet = sheet
+        self.margin = margin
+    }
+}
+
+/// A framed route: the snapshot's viewport and every point of interest projected through it.
+public struct RouteFrame: Sendable, Codable {
+    public let route: String
+    public let store: String
+    public let lengthMeters: Double
+    public let camera: Camera
+    public let size: ScreenSize
+    public let scale: Double
+    public let insets: EdgeInsets
+    public let margin: Double
+    /// The area above the sheet; the route sits inside it, `margin` points in.
+    public let freeRect: ScreenRect
+    public let points: [ScreenPoint]
+    public let home: ScreenPoint
+    public let storePoint: ScreenPoint
+
+    /// The viewport the snapshot was taken with.
+    public func viewport() throws(GeoError) -> Viewport {
+        try Viewport(center: camera.center, zoom: camera.zoom, size: size, scale: scale, insets: insets)
+    }
+}
+
+/// Where the courier is: constant speed along the route's geodesic length.
+public struct CourierState: Sendable, Codable {
+    public let progress: Double
+    public let drivenMeters: Double
+    public let remainingMeters: Double
+    public let coordinate: Coordinate
+    public let screenPoint: ScreenPoint
+    /// From the courier to home, for the red line.
+    public let remaining: [Coordinate]
+    public let remainingScreen: [ScreenPoint]
+    public let arrived: Bool
+}
+
+extension MapEngine {
+    /// Frames a route above the sheet: every point inside the free area minus the margins, at the largest
+    /// zoom that fits (capped at 18).
+    public func frame(_ route: DeliveryRoute, options: RouteFrameOptions) throws -> RouteFrame {
+        let insets = EdgeInsets(top: 0, left: 0, bottom: (options.size.height * options.sheet).rounded(), right: 0)
+        let base = try Viewport(center: route.coordinates[0], zoom: 14, size: options.size, scale: options.scale, insets: insets)
+        let camera = try base.camera(fitting: route.coordinates, padding: EdgeInsets(all: options.margin), maxZoom: RouteFrameOptions.maxZoom)
+        let viewport = try base.with(camera)
+        return RouteFrame(route: route.name, store: route.store, lengthMeters: route.length, camera: camera, size: options.size,
+                          scale: options.scale, insets: insets, margin: options.margin, freeRect: viewport.freeRect,
+                          points: try route.coordinates.map { coordinate throws(GeoError) in try viewport.point(for: coordinate) },
+                          home: try viewport.point(for: route.coordinates[route.coordinates.count - 1]),
+                          storePoint: try viewport.point(for: route.coordinates[0]))
+    }
+
+    /// The snapshot of a framed route in the tracking style (the base map only; the app draws the rest).
+    public func renderTrackingMap(_ frame: RouteFrame) throws -> Canvas {
+        let viewport = try frame.viewport()
+        try checkFrame(viewport)
+        return try trackingMap.render(MapView(viewport: viewport))
+    }
+
+    /// The courier after driving `progress` (0…1) of the route, projected through the frame.
+    public func courier(on route: DeliveryRoute, progress: Double, frame: RouteFrame) throws -> CourierState {
+        try GeoError.check(progress, "progress", in: 0...1)
+        let viewport = try frame.viewport()
+        let driven = route.length * progress
+        let remaining = try route.polyline.remainder(fromDistance: driven)
+        let position = remaining[0]
+        return CourierState(progress: progress, drivenMeters: driven, remainingMeters: route.length - driven, coordinate: position,
+                            screenPoint: try viewport.point(for: position), remaining: remaining,
+                            remainingScreen: try remaining.map { coordinate throws(GeoError) in try viewport.point(for: coordinate) },
+                            arrived: progress >= 1)
+    }
+}
