@@ -25,13 +25,15 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "GeoCore", dependencies: ["CProj"]),
         .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
         .target(name: "BaseMap", dependencies: ["GeoCore", "Raster"]),
         .target(name: "HeatMap", dependencies: ["GeoCore", "Raster"]),
         .target(name: "PinLayout", dependencies: ["GeoCore"]),
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "CSQLite"]),
-        .executableTarget(name: "snapmap", dependencies: ["MapEngine", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
+        .target(name: "MapServer", dependencies: ["MapEngine", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
+        .executableTarget(name: "snapmap", dependencies: ["MapEngine", "MapServer", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
         .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "PinLayoutTests", dependencies: ["PinLayout", "GeoCore"]),
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "GeoCore"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
+        .testTarget(name: "MapServerTests", dependencies: ["snapmap"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,6 +52,9 @@ enum CommandLineTool {
         } catch let error as UsageError {
             printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
             return 2
+        } catch let error as BadParameter {
+            printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
+            return 2
         } catch let error as GeoError {
             printError("snapmap \(name): \(error.description)")
             return 2

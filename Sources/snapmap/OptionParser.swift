@@ -1,3 +1,5 @@
+import MapEngine
+
 /// One option a command accepts: `--name VALUE`, or a flag without a value.
 struct OptionSpec: Sendable {
     let name: String
@@ -61,6 +63,9 @@ struct ParsedOptions {
     }
 
     func value(_ name: String) -> String? { values[name] }
+
+    /// The option values as request parameters (the HTTP API uses the same names), errors naming "--option".
+    var request: RequestParameters { RequestParameters(values, prefix: "--") }
 
     /// The one positional argument, required.
     func positional() throws(UsageError) -> String {

@@ -11,8 +11,8 @@ let layoutCommand = Command(
     options: ViewportOptions.specs + PinOptions.specs + [DataLocator.option]
 ) { options in
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
-    return try JSONOutput.encode(engine.layout(viewport, selected: options.value("selected"), now: PinOptions.now(options, scene: engine.scene)))
+    let viewport = try options.request.viewport(scene: engine.scene)
+    return try JSONOutput.encode(engine.layout(viewport, selected: options.request.selected(scene: engine.scene), now: options.request.now(scene: engine.scene, clock: Date())))
 }
 
 /// `snapmap hit`: which pin, group or label a tap hits.
@@ -22,10 +22,10 @@ let hitCommand = Command(
     usage: "hit --at X,Y [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--selected ID] [--now ISO8601|scene]",
     options: [.value("at", "X,Y", "the tap in points from the top-left corner")] + ViewportOptions.specs + PinOptions.specs + [DataLocator.option]
 ) { options in
-    let point = try PinOptions.point(options.required("at"), field: "--at")
+    let point = try options.request.point("at")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
-    let layout = try engine.layout(viewport, selected: options.value("selected"), now: PinOptions.now(options, scene: engine.scene))
+    let viewport = try options.request.viewport(scene: engine.scene)
+    let layout = try engine.layout(viewport, selected: options.request.selected(scene: engine.scene), now: options.request.now(scene: engine.scene, clock: Date()))
     return try JSONOutput.encode(engine.hit(point, in: layout))
 }
 
@@ -41,7 +41,7 @@ let zoomCommand = Command(
 ) { options in
     let id = try options.required("friend")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
+    let viewport = try options.request.viewport(scene: engine.scene)
     let cardHeight = try options.number("card-height", in: 0...viewport.size.height)
     let layout = try engine.layout(viewport, now: engine.scene.capturedAt)
     return try JSONOutput.encode(engine.zoom(to: id, from: viewport, layout: layout, cardHeight: cardHeight))

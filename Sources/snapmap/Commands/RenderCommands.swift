@@ -16,13 +16,11 @@ let renderCommand = Command(
     ]
 ) { options in
     let out = try options.required("out")
-    let layers = try LayerList(options.value("layers") ?? "base")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-    let viewport = try ViewportOptions.viewport(options, scene: engine.scene)
+    let viewport = try options.request.viewport(scene: engine.scene)
     try GeoError.check(viewport.zoom, "--zoom", in: MapEngine.frameZoomRange)
-    let selected = options.value("selected")
-    if let selected, engine.scene.friend(id: selected) == nil { throw UnknownFriend(id: selected, known: engine.scene.friends.map(\.id)) }
-    let frame = try engine.renderFrame(viewport, layers: layers.layers, selected: selected, now: PinOptions.now(options, scene: engine.scene))
+    let frame = try engine.renderFrame(viewport, layers: options.request.layers(default: [.base]), selected: options.request.selected(scene: engine.scene),
+                                       now: options.request.now(scene: engine.scene, clock: Date()))
     let png = try PNGCodec.encode(frame.canvas)
     var written = ["\(out) (\(frame.canvas.width)×\(frame.canvas.height) px)"]
     if let layoutOut = options.value("layout-out") {
@@ -54,20 +52,4 @@ let tileCommand = Command(
     let canvas = try engine.renderTile(tile, tileSize: tileSize, scale: scale)
     try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
     return "wrote \(out) (\(tile), \(canvas.width)×\(canvas.height) px)"
-}
-
-/// The layers a frame draws, validated against the layers that exist.
-struct LayerList {
-    let layers: Set<MapLayer>
-
-    init(_ text: String) throws(UsageError) {
-        let allowed = MapLayer.allCases.map(\.rawValue).joined(separator: ", ")
-        var layers = Set<MapLayer>()
-        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard let layer = MapLayer(rawValue: name) else { throw UsageError(description: "--layers: unknown layer \"\(name)\"; allowed: \(allowed)") }
-            layers.insert(layer)
-        }
-        guard !layers.isEmpty else { throw UsageError(description: "--layers needs at least one of \(allowed)") }
-        self.layers = layers
-    }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import GeoCore
+import PinLayout
+
+/// A request value that is missing or wrong; names the parameter and what it allows.
+public struct BadParameter: Error, CustomStringConvertible, Sendable {
+    public let name: String
+    public let message: String
+
+    public init(name: String, message: String) {
+        self.name = name
+        self.message = message
+    }
+
+    public var description: String { "\(name): \(message)" }
+}
+
+/// Named request values (command-line options or URL query parameters, which share their names) read into
+/// typed values with errors that name the parameter (prefixed "--" on the command line) and its range.
+public struct RequestParameters: Sendable {
+    public static let maxValueLength = 256
+
+    public let values: [String: String]
+    /// How names appear in messages: "--" for options, "" for query parameters.
+    public let prefix: String
+
+    public init(_ values: [String: String], prefix: String = "") {
+        self.values = values
+        self.prefix = prefix
+    }
+
+    private func bad(_ name: String, _ message: String) -> BadParameter { BadParameter(name: prefix + name, message: message) }
+
+    public func string(_ name: String) throws(BadParameter) -> String? {
+        guard let value = values[name] else { return nil }
+        guard value.utf8.count <= Self.maxValueLength else { throw bad(name, "longer than \(Self.maxValueLength) bytes") }
+        return value
+    }
+
+    public func required(_ name: String) throws(BadParameter) -> String {
+        guard let value = try string(name) else { throw bad(name, "is required") }
+        return value
+    }
+
+    /// A finite number within `range`.
+    public func number(_ name: String, in range: ClosedRange<Double>) throws(BadParameter) -> Double? {
+        guard let text = try string(name) else { return nil }
+        guard let value = Double(text), value.isFinite else { throw bad(name, "must be a finite number, got \"\(text)\"") }
+        guard range.contains(value) else { throw bad(name, "\(text) is out of range: allowed \(range.lowerBound) … \(range.upperBound)") }
+        return value
+    }
+
+    /// A value parsed by GeoCore, its errors renamed to the parameter.
+    private func parsed<T>(_ name: String, _ parse: (String) throws(GeoError) -> T) throws(BadParameter) -> T? {
+        guard let text = try string(name) else { return nil }
+        do { return try parse(text) } catch { throw bad(name, error.description) }
+    }
+
+    /// center, zoom, size and scale over the scene's viewport (whose insets stay when the size does).
+    public func viewport(scene: Scene) throws(BadParameter) -> Viewport {
+        let base = scene.viewport
+        let center = try parsed("center") { text throws(GeoError) in try Coordinate(parsing: text, field: "center") } ?? base.center
+        let size = try parsed("size") { text throws(GeoError) in try ScreenSize(parsing: text, field: "size") } ?? base.size
+        let zoom = try number("zoom", in: Viewport.zoomRange) ?? base.zoom
+        let scale = try number("scale", in: Viewport.scaleRange) ?? base.scale
+        do {
+            return try Viewport(center: center, zoom: zoom, size: size, scale: scale, insets: size == base.size ? base.insets : .zero)
+        } catch {
+            throw bad(error.field, error.description)
+        }
+    }
+
+    /// `now`: an ISO 8601 time, "scene" for the fixture's capture time, or `clock` when absent.
+    public func now(scene: Scene, clock: Date) throws(BadParameter) -> Date {
+        guard let text = try string("now") else { return clock }
+        if text == "scene" { return scene.capturedAt }
+        guard let date = ISO8601DateFormatter().date(from: text) else {
+            throw bad("now", "must be an ISO 8601 time such as 2026-11-29T18:00:00Z, or \"scene\"; got \"\(text)\"")
+        }
+        return date
+    }
+
+    /// `layers`: a comma-separated list of base, heat and pins.
+    public func layers(default fallback: Set<MapLayer>) throws(BadParameter) -> Set<MapLayer> {
+        guard let text = try string("layers") else { return fallback }
+        let allowed = MapLayer.allCases.map(\.rawValue).joined(separator: ", ")
+        var layers = Set<MapLayer>()
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let layer = MapLayer(rawValue: name) else { throw bad("layers", "unknown layer \"\(name)\"; allowed: \(allowed)") }
+            layers.insert(layer)
+        }
+        guard !layers.isEmpty else { throw bad("layers", "needs at least one of \(allowed)") }
+        return layers
+    }
+
+    /// `X,Y` in points.
+    public func point(_ name: String) throws(BadParameter) -> ScreenPoint {
+        let text = try required(name)
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+            throw bad(name, "must be X,Y in points, got \"\(text)\"")
+        }
+        return ScreenPoint(x: x, y: y)
+    }
+
+    /// `selected`: a visible friend's id.
+    public func selected(scene: Scene) throws(BadParameter) -> String? {
+        guard let id = try string("selected") else { return nil }
+        guard scene.friend(id: id) != nil else {
+            throw bad("selected", "unknown friend \"\(id)\"; allowed: \(scene.friends.map(\.id).joined(separator: ", "))")
+        }
+        return id
+    }
+}
+
+extension GeoError {
+    /// The field an error names.
+    var field: String {
+        switch self {
+        case .notFinite(let field), .outOfRange(let field, _, _), .invalid(let field, _): return field
+        case .proj: return "proj"
+        }
+    }
+}
