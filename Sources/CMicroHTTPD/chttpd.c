@@ -57,12 +57,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
                                   const char *version, const char *upload_data, size_t *upload_data_size, void **request_state) {
     (void)version;
     (void)upload_data;
+    static int seen;
     chttpd_server *server = (chttpd_server *)cls;
+    if (*request_state == NULL) {
+        /* First call: only the headers are in. Answering now would make MHD close the connection, so wait for
+           the call that follows the (empty or discarded) body, and keep the connection alive. */
+        *request_state = &seen;
+        return MHD_YES;
+    }
     if (*upload_data_size != 0) {
         *upload_data_size = 0; /* request bodies are not read: the handler answers 405 or 400 */
         return MHD_YES;
     }
-    (void)request_state;
     text_buffer query = {NULL, 0, 0};
     append(&query, "", 0);
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_argument, &query);
@@ -70,7 +76,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     chttpd_exchange exchange;
     memset(&exchange, 0, sizeof exchange);
     exchange.connection = connection;
-    server->handler(server->context, &exchange, method, url, query.data ? query.data : "", if_none_match);
+    const char *host = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    server->handler(server->context, &exchange, method, url, query.data ? query.data : "", if_none_match, host);
     free(query.data);
     for (int i = 0; i < exchange.header_count; i++) {
         free(exchange.names[i]);

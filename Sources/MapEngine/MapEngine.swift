@@ -58,12 +58,16 @@ public final class MapEngine: Sendable {
         heat = HeatRenderer(source: HeatSource(points: try ActivityLoader.load(dataDirectory: paths.dataDirectory) + friends), style: heatStyle)
     }
 
-    /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit).
+    /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit), naming the
+    /// parameter at fault.
     public func checkFrame(_ viewport: Viewport) throws {
-        try GeoError.check(viewport.zoom, "zoom", in: Self.frameZoomRange)
-        let pixels = viewport.pixelWidth * viewport.pixelHeight
-        guard viewport.pixelWidth <= Canvas.maxSide, viewport.pixelHeight <= Canvas.maxSide, pixels <= Canvas.maxPixels else {
-            throw RasterError.canvasTooLarge(width: viewport.pixelWidth, height: viewport.pixelHeight, maxSide: Canvas.maxSide, maxPixels: Canvas.maxPixels)
+        guard Self.frameZoomRange.contains(viewport.zoom) else {
+            throw BadParameter(name: "zoom", message: "\(viewport.zoom) is out of range for frames: allowed \(Self.frameZoomRange.lowerBound) … \(Self.frameZoomRange.upperBound)")
+        }
+        let (width, height) = (viewport.pixelWidth, viewport.pixelHeight)
+        guard width <= Canvas.maxSide, height <= Canvas.maxSide, width * height <= Canvas.maxPixels else {
+            throw BadParameter(name: "size", message: "\(viewport.size.width)x\(viewport.size.height) pt at scale \(viewport.scale) is \(width)×\(height) px: "
+                               + "allowed at most \(Canvas.maxSide) px a side and \(Canvas.maxPixels) pixels")
         }
     }
 

@@ -8,7 +8,7 @@ enum CommandLineTool {
     static let commands: [Command] = [
         projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
         mbtilesMergeCommand, heatTileCommand, generateActivityCommand, layoutCommand, hitCommand, zoomCommand,
-        routeFrameCommand, routeStateCommand, rasterGalleryCommand,
+        routeFrameCommand, routeStateCommand, serveCommand, rasterGalleryCommand,
     ]
 
     static var help: String {

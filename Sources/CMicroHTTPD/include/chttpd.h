@@ -10,10 +10,10 @@ typedef struct chttpd_server chttpd_server;
 typedef struct chttpd_exchange chttpd_exchange;
 
 /* Called once per request on a pool thread. `query` holds the decoded arguments as "key\x1Fvalue\x1E"
-   records; `if_none_match` may be NULL. The handler answers with chttpd_respond (and optional headers added
+   records; `if_none_match` and `host` (the Host header) may be NULL. The handler answers with chttpd_respond (and optional headers added
    before it with chttpd_add_header). */
 typedef void (*chttpd_handler)(void *context, chttpd_exchange *exchange, const char *method, const char *path,
-                               const char *query, const char *if_none_match);
+                               const char *query, const char *if_none_match, const char *host);
 
 /* Starts listening on host:port (port 0 picks a free one) with `threads` pool threads, closing connections
    idle for `timeout_seconds`, and limiting each connection's memory (and so the request line and headers)

@@ -18,7 +18,7 @@ let renderCommand = Command(
     let out = try options.required("out")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let viewport = try options.request.viewport(scene: engine.scene)
-    try GeoError.check(viewport.zoom, "--zoom", in: MapEngine.frameZoomRange)
+    try engine.checkFrame(viewport)
     let frame = try engine.renderFrame(viewport, layers: options.request.layers(default: [.base]), selected: options.request.selected(scene: engine.scene),
                                        now: options.request.now(scene: engine.scene, clock: Date()))
     let png = try PNGCodec.encode(frame.canvas)

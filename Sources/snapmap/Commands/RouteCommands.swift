@@ -17,14 +17,8 @@ enum RouteOptions {
 
     /// The engine, the route (cut to its last metres when asked) and the framing options.
     static func resolve(_ options: ParsedOptions) throws -> (MapEngine, DeliveryRoute, RouteFrameOptions) {
-        let size = try options.value("size").map { text throws(GeoError) in try ScreenSize(parsing: text, field: "--size") } ?? ScreenSize(width: 393, height: 852)
-        let framing = try RouteFrameOptions(size: size, scale: options.number("scale", in: Viewport.scaleRange) ?? 3,
-                                            sheet: options.number("sheet", in: RouteFrameOptions.sheetRange) ?? 0.52,
-                                            margin: options.number("margin", in: RouteFrameOptions.marginRange) ?? 40)
-        let name = try options.required("route")
         let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-        var route = try engine.routes.route(named: name)
-        if let metres = try options.number("last-meters", in: 1...1_000_000) { route = try route.last(metres) }
+        let (route, framing) = try options.request.route(in: engine.routes)
         return (engine, route, framing)
     }
 }
@@ -61,15 +55,7 @@ let routeStateCommand = Command(
         .value("drive-seconds", "D", "how long the whole drive takes, > 0"),
     ]
 ) { options in
-    let progress: Double
-    if let given = try options.number("progress", in: 0...1) {
-        progress = given
-    } else {
-        guard let at = try options.number("at-seconds", in: 0...1e7), let drive = try options.number("drive-seconds", in: 1e-3...1e7) else {
-            throw UsageError(description: "give --progress P, or --at-seconds T with --drive-seconds D")
-        }
-        progress = min(at / drive, 1)
-    }
+    let progress = try options.request.progress()
     let (engine, route, framing) = try RouteOptions.resolve(options)
     let frame = try engine.frame(route, options: framing)
     return try JSONOutput.encode(engine.courier(on: route, progress: progress, frame: frame))

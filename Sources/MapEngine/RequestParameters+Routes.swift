@@ -1,0 +1,39 @@
+import Foundation
+import GeoCore
+
+extension RequestParameters {
+    /// `route` (cut to `last-meters` when given) and the framing: `size`, `scale`, `sheet`, `margin`.
+    public func route(in catalog: RouteCatalog) throws -> (DeliveryRoute, RouteFrameOptions) {
+        var size = ScreenSize(width: 393, height: 852)
+        if let text = try string("size") {
+            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadParameter(name: prefix + "size", message: error.description) }
+        }
+        let options: RouteFrameOptions
+        do {
+            options = try RouteFrameOptions(size: size, scale: number("scale", in: Viewport.scaleRange) ?? 3,
+                                            sheet: number("sheet", in: RouteFrameOptions.sheetRange) ?? 0.52,
+                                            margin: number("margin", in: RouteFrameOptions.marginRange) ?? 40)
+        } catch let error as GeoError {
+            throw BadParameter(name: prefix + error.field, message: error.description)
+        }
+        var route: DeliveryRoute
+        do {
+            route = try catalog.route(named: required("route"))
+        } catch let error as GeoError {
+            throw BadParameter(name: prefix + "route", message: error.description)
+        }
+        if let metres = try number("last-meters", in: 1...1_000_000) {
+            do { route = try route.last(metres) } catch { throw BadParameter(name: prefix + "last-meters", message: error.description) }
+        }
+        return (route, options)
+    }
+
+    /// `progress` (0…1), or `at-seconds` with `drive-seconds`.
+    public func progress() throws(BadParameter) -> Double {
+        if let given = try number("progress", in: 0...1) { return given }
+        guard let at = try number("at-seconds", in: 0...1e7), let drive = try number("drive-seconds", in: 1e-3...1e7) else {
+            throw BadParameter(name: prefix + "progress", message: "give progress (0 … 1), or at-seconds with drive-seconds")
+        }
+        return min(at / drive, 1)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GeoCore
+import MapEngine
+import PinLayout
+import Raster
+
+/// `/tiles/{z}/{x}/{y}.png`, `…@2x.png` and `/heat/{z}/{x}/{y}.png`.
+struct TilePath {
+    let tile: TileID
+    let scale: Double
+    let heat: Bool
+
+    /// nil when the path is not a tile path; a tile path with a bad tile is an error.
+    init?(_ path: String) throws {
+        let heat = path.hasPrefix("/heat/")
+        guard heat || path.hasPrefix("/tiles/"), path.hasSuffix(".png") else { return nil }
+        var rest = path.dropFirst(heat ? 6 : 7).dropLast(4)
+        scale = rest.hasSuffix("@2x") ? 2 : 1
+        if scale == 2 { rest = rest.dropLast(3) }
+        do {
+            tile = try TileID(parsing: String(rest), field: "tile")
+        } catch {
+            throw BadParameter(name: "tile", message: error.description)
+        }
+        self.heat = heat
+    }
+}
+
+extension MapAPI {
+    func tile(_ path: TilePath, _ request: HTTPRequest) throws -> HTTPResponse {
+        let key = "\(path.heat ? "heat" : "base")/\(path.tile)@\(Int(path.scale))"
+        return try conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
+            if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
+            let canvas = path.heat ? try engine.renderHeatTile(path.tile, scale: path.scale) : try engine.renderTile(path.tile, scale: path.scale)
+            let response = try Self.png(canvas)
+            tiles.store(response.body, for: key)
+            return response
+        }
+    }
+
+    /// Frames, layouts, taps and selection zooms of the Snap Map scene.
+    func scene(_ request: HTTPRequest, _ parameters: RequestParameters) throws -> HTTPResponse {
+        let scene = engine.scene
+        let viewport = try parameters.viewport(scene: scene)
+        let minute = (clock().timeIntervalSince1970 / 60).rounded(.down) * 60
+        let now = try parameters.now(scene: scene, clock: Date(timeIntervalSince1970: minute))
+        let selected = try parameters.selected(scene: scene)
+        let inputs = [version, request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["now=\(now.timeIntervalSince1970)"]
+        return try conditional(request, tag: EntityTag.of(inputs), cacheControl: "private, max-age=60") {
+            switch request.path {
+            case "/v1/frame.png":
+                try engine.checkFrame(viewport)
+                let layers = try parameters.layers(default: [.base, .heat, .pins])
+                return try Self.png(engine.renderFrame(viewport, layers: layers, selected: selected, now: now).canvas)
+            case "/v1/layout.json":
+                return try Self.encoded(engine.layout(viewport, selected: selected, now: now), status: 200)
+            case "/v1/hit":
+                let layout = try engine.layout(viewport, selected: selected, now: now)
+                return try Self.encoded(engine.hit(parameters.point("at"), in: layout), status: 200)
+            default:
+                let layout = try engine.layout(viewport, selected: selected, now: now)
+                let card = try parameters.number("card-height", in: 0...viewport.size.height)
+                do {
+                    return try Self.encoded(engine.zoom(to: parameters.required("friend"), from: viewport, layout: layout, cardHeight: card), status: 200)
+                } catch let error as UnknownFriend {
+                    throw BadParameter(name: "friend", message: error.description)
+                }
+            }
+        }
+    }
+
+    /// The delivery-tracking snapshot and courier state.
+    func routes(_ request: HTTPRequest, _ parameters: RequestParameters) throws -> HTTPResponse {
+        let (route, options) = try parameters.route(in: engine.routes)
+        let progress = request.path.hasSuffix("state.json") ? try parameters.progress() : nil
+        let inputs = [version, request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return try conditional(request, tag: EntityTag.of(inputs), cacheControl: "public, max-age=3600") {
+            let frame = try engine.frame(route, options: options)
+            guard let progress else { return try Self.png(engine.renderTrackingMap(frame)) }
+            return try Self.encoded(engine.courier(on: route, progress: progress, frame: frame), status: 200)
+        }
+    }
+}
+
+/// TileJSON 3.0.0 for the base and glow tiles.
+struct TileJSON: Encodable {
+    let tilejson = "3.0.0"
+    let name = "snapmap"
+    let tiles: [String]
+    let heat: [String]
+    let minzoom = 10
+    let maxzoom = 20
+    let bounds: [Double]
+    let center: [Double]
+    let attribution = MBTilesFile.attribution
+
+    init(engine: MapEngine, host: String?) {
+        let origin = "http://" + (host.flatMap { StaticFiles.isHost($0) ? $0 : nil } ?? "127.0.0.1")
+        tiles = [origin + "/tiles/{z}/{x}/{y}.png"]
+        heat = [origin + "/heat/{z}/{x}/{y}.png"]
+        let bounds = engine.baseMap.store.land.minXs.indices.map(engine.baseMap.store.land.bounds(of:))
+            .reduce(engine.baseMap.store.land.bounds(of: 0)) { $0.union($1) }.geoBounds
+        self.bounds = [bounds.west, bounds.south, bounds.east, bounds.north]
+        let view = engine.scene.viewport
+        center = [view.center.lon, view.center.lat, view.zoom.rounded()]
+    }
+}

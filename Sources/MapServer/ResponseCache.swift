@@ -1,0 +1,66 @@
+import Foundation
+
+/// A bounded, thread-safe least-recently-used cache of encoded responses (tiles), so hot tiles are served
+/// without rendering.
+final class ResponseCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private let capacityBytes: Int
+    private var entries: [String: (bytes: [UInt8], tick: UInt64)] = [:]
+    private var size = 0
+    private var tick: UInt64 = 0
+
+    init(capacityBytes: Int) {
+        self.capacityBytes = capacityBytes
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.count
+    }
+
+    func value(_ key: String) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[key] else { return nil }
+        tick += 1
+        entries[key] = (entry.bytes, tick)
+        return entry.bytes
+    }
+
+    func store(_ bytes: [UInt8], for key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard bytes.count <= capacityBytes / 4 else { return }
+        tick += 1
+        if let old = entries[key] { size -= old.bytes.count }
+        entries[key] = (bytes, tick)
+        size += bytes.count
+        while size > capacityBytes, let oldest = entries.min(by: { $0.value.tick < $1.value.tick }) {
+            size -= oldest.value.bytes.count
+            entries[oldest.key] = nil
+        }
+    }
+}
+
+/// Entity tags derived from a request's inputs (FNV-1a, 64 bits), so a client's copy can be confirmed with
+/// 304 without rendering.
+enum EntityTag {
+    static func of(_ parts: [String]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in parts.joined(separator: "\u{1F}").utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return "\"" + String(hash, radix: 16) + "\""
+    }
+
+    /// Whether an If-None-Match header names `tag` (or is `*`).
+    static func matches(_ header: String?, _ tag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Browser test of the web viewer in headless Chromium (Debian chromium, chromium-driver, python3-selenium).
+
+  viewer_test.py BASE_URL SCREENSHOT.png
+
+Opens the viewer, taps Jordan at the point the layout gives, waits for the card, checks it names Jordan Lee,
+saves a screenshot; then opens the Leaflet page and checks that its tiles load with no failed request.
+Exits 0 when everything holds, 1 with a message otherwise.
+"""
+import json
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+TIMEOUT = 60
+
+
+def fail(message):
+    print("viewer_test: " + message)
+    sys.exit(1)
+
+
+def main():
+    base, screenshot = sys.argv[1].rstrip("/"), sys.argv[2]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=520,1000",
+                     "--force-device-scale-factor=1"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        driver.get(base + "/")
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+        layout = json.load(urllib.request.urlopen(base + "/v1/layout.json?now=scene"))
+        jordan = next(p for p in layout["pins"] if p["id"] == "jordan")
+        rect = jordan["avatarRect"]
+        x, y = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+        area = driver.find_element(By.ID, "map")
+        size = area.size
+        ActionChains(driver).move_to_element_with_offset(area, x * size["width"] / 393 - size["width"] / 2,
+                                                         y * size["height"] / 852 - size["height"] / 2).click().perform()
+        WebDriverWait(driver, TIMEOUT).until(lambda d: "open" in d.find_element(By.ID, "card").get_attribute("class"))
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+        name = driver.find_element(By.ID, "card-name").text
+        seen = driver.find_element(By.ID, "card-seen").text
+        driver.save_screenshot(screenshot)
+        if name != "Jordan Lee":
+            fail("the card names %r, not Jordan Lee" % name)
+        if seen != "2m ago":
+            fail("the card says %r, not 2m ago" % seen)
+
+        driver.get(base + "/leaflet.html")
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return window.tileStatus && window.tileStatus.layersLoaded >= 2"))
+        status = driver.execute_script("return window.tileStatus")
+        if status["failed"] != 0 or status["loaded"] == 0:
+            fail("Leaflet tiles: %r" % status)
+        print("viewer_test: card names %s (%s); Leaflet loaded %d tiles, %d failed" % (name, seen, status["loaded"], status["failed"]))
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
