@@ -7,6 +7,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("basemap", BaseMapBenchmark.run),
     ("heat", HeatBenchmark.run),
     ("layout", LayoutBenchmark.run),
+    ("serve", ServeBenchmark.run),
 ]
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {

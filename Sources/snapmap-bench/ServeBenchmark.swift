@@ -1,0 +1,72 @@
+import Foundation
+
+/// A bounded load run with wrk on loopback against `snapmap serve` (release): hot tiles (cached), cold tiles
+/// (each rendered), frames, and /healthz as the floor the server itself sets, measured in the same run.
+enum ServeBenchmark {
+    static let seconds = 10
+    static let hotTile = "/tiles/15/9651/12313.png"
+
+    struct Load {
+        let requestsPerSecond: Double
+        let p99Milliseconds: Double
+        let errors: Int
+    }
+
+    static func run() throws -> String {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: ".build/release/snapmap")
+        server.arguments = ["serve", "--port", "0", "--stop-on-stdin-eof"]
+        let input = Pipe()
+        let output = Pipe()
+        server.standardInput = input
+        server.standardOutput = output
+        server.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try server.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            server.waitUntilExit()
+        }
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let start = line.range(of: "http://") else { throw BenchmarkFailure(message: "serve printed \(line)") }
+        let base = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+        _ = try BenchmarkProcess.run("curl", ["-s", "-o", "/dev/null", base + hotTile])
+        let floor = try load(base + "/healthz", connections: 16)
+        let hot = try load(base + hotTile, connections: 16)
+        let cold = try load(base + "/", connections: 4, script: "bench/cold_tiles.lua")
+        let frames = try load(base + "/v1/frame.png?now=scene", connections: 2)
+        func report(_ name: String, _ result: Load) -> String {
+            String(format: "%@: %.0f requests/s, p99 %.1f ms, %d errors", name, result.requestsPerSecond, result.p99Milliseconds, result.errors)
+        }
+        return [
+            report("serve /healthz (the floor)", floor),
+            report("serve hot tiles", hot) + String(format: " (%.2f× the 5,000/s goal, %.2f× the /healthz floor)", hot.requestsPerSecond / 5000, hot.requestsPerSecond / floor.requestsPerSecond),
+            report("serve cold tiles (each rendered)", cold),
+            report("serve Williamsburg frames (1179×2556, base, glow and pins)", frames),
+        ].joined(separator: "\n")
+    }
+
+    /// One wrk run of `seconds` on one thread.
+    static func load(_ url: String, connections: Int, script: String? = nil) throws -> Load {
+        var arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "5s"]
+        if let script { arguments += ["-s", script] }
+        let text = try BenchmarkProcess.run("wrk", arguments + [url])
+        func number(after label: String) -> String? {
+            guard let range = text.range(of: label) else { return nil }
+            return text[range.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\n" }).first.map(String.init)
+        }
+        guard let rate = number(after: "Requests/sec:").flatMap(Double.init), let p99 = number(after: "99%").map(milliseconds) else {
+            throw BenchmarkFailure(message: "wrk printed \(text)")
+        }
+        let errors = ["connect", "read", "write", "timeout"].compactMap { number(after: "\($0) ")?.trimmingCharacters(in: .punctuationCharacters) }
+            .compactMap(Int.init).reduce(0, +) + (number(after: "Non-2xx or 3xx responses:").flatMap(Int.init) ?? 0)
+        return Load(requestsPerSecond: rate, p99Milliseconds: p99, errors: errors)
+    }
+
+    /// wrk's latency text ("850.00us", "3.21ms", "1.02s") in milliseconds.
+    static func milliseconds(_ text: String) -> Double {
+        if text.hasSuffix("us") { return (Double(text.dropLast(2)) ?? .nan) / 1000 }
+        if text.hasSuffix("ms") { return Double(text.dropLast(2)) ?? .nan }
+        if text.hasSuffix("s") { return (Double(text.dropLast(1)) ?? .nan) * 1000 }
+        return .nan
+    }
+}
