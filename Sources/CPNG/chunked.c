@@ -1,7 +1,6 @@
 /* Parallel PNG compression: rows are filtered and deflated in independent bands (a sync flush ends each),
    the bands are joined into one zlib stream, and libpng writes the signature, IHDR, the IDAT and IEND. */
-#include "cpng.h"
-#include <png.h>
+#include "shared.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -71,38 +70,6 @@ done:
     return NULL;
 }
 
-typedef struct {
-    char *message;
-    size_t size;
-} chunk_error_sink;
-
-static void chunked_error(png_structp png, png_const_charp message) {
-    chunk_error_sink *sink = (chunk_error_sink *)png_get_error_ptr(png);
-    if (sink && sink->message && sink->size > 0) snprintf(sink->message, sink->size, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void chunked_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
-
-static void chunked_write(png_structp png, png_bytep data, png_size_t length) {
-    cpng_buffer *buffer = (cpng_buffer *)png_get_io_ptr(png);
-    if (buffer->length + length > buffer->capacity) {
-        size_t capacity = buffer->capacity ? buffer->capacity : 65536;
-        while (capacity < buffer->length + length) capacity *= 2;
-        uint8_t *grown = (uint8_t *)realloc(buffer->data, capacity);
-        if (!grown) png_error(png, "out of memory while encoding");
-        buffer->data = grown;
-        buffer->capacity = capacity;
-    }
-    memcpy(buffer->data + buffer->length, data, length);
-    buffer->length += length;
-}
-
-static void chunked_flush(png_structp png) { (void)png; }
-
 int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, int level, int filter,
                         int strategy, int chunks, int threads, cpng_buffer *out, char *error, size_t error_size) {
     out->data = NULL;
@@ -163,8 +130,8 @@ int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, 
     free(jobs);
     free(workers);
 
-    chunk_error_sink sink = {error, error_size};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, chunked_error, chunked_warning);
+    cpng_error_sink sink = {error, error_size};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, cpng_on_error, cpng_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
@@ -173,7 +140,7 @@ int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, 
         if (!png || !info) snprintf(error, error_size, "png_create_write_struct failed");
         return -1;
     }
-    png_set_write_fn(png, out, chunked_write, chunked_flush);
+    png_set_write_fn(png, out, cpng_write_to_buffer, cpng_flush_nothing);
     png_set_IHDR(png, info, width, height, 8, channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);

@@ -1,31 +1,25 @@
 /* libpng behind a small interface: libpng reports errors by longjmp, which must never cross Swift frames,
    so every setjmp lives here and failures come back as return codes with libpng's message. */
-#include "cpng.h"
-#include <png.h>
+#include "shared.h"
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    char *message;
-    size_t size;
-} error_sink;
-
-static void on_error(png_structp png, png_const_charp message) {
-    error_sink *sink = (error_sink *)png_get_error_ptr(png);
+void cpng_on_error(png_structp png, png_const_charp message) {
+    cpng_error_sink *sink = (cpng_error_sink *)png_get_error_ptr(png);
     if (sink && sink->message && sink->size > 0) {
         snprintf(sink->message, sink->size, "%s", message);
     }
     png_longjmp(png, 1);
 }
 
-static void on_warning(png_structp png, png_const_charp message) {
+void cpng_on_warning(png_structp png, png_const_charp message) {
     (void)png;
     (void)message;
 }
 
-static void write_to_buffer(png_structp png, png_bytep data, png_size_t length) {
+void cpng_write_to_buffer(png_structp png, png_bytep data, png_size_t length) {
     cpng_buffer *buffer = (cpng_buffer *)png_get_io_ptr(png);
     if (buffer->length + length > buffer->capacity) {
         size_t capacity = buffer->capacity ? buffer->capacity : 65536;
@@ -39,11 +33,11 @@ static void write_to_buffer(png_structp png, png_bytep data, png_size_t length) 
     buffer->length += length;
 }
 
-static void flush_nothing(png_structp png) { (void)png; }
+void cpng_flush_nothing(png_structp png) { (void)png; }
 
 int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                 int level, int filters, int strategy, cpng_buffer *out, char *error, size_t error_size) {
-    error_sink sink = {error, error_size};
+    cpng_error_sink sink = {error, error_size};
     out->data = NULL;
     out->length = 0;
     out->capacity = 0;
@@ -51,7 +45,7 @@ int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int chan
         snprintf(error, error_size, "channels must be 3 or 4, got %d", channels);
         return -1;
     }
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, cpng_on_error, cpng_on_warning);
     if (!png) {
         snprintf(error, error_size, "png_create_write_struct failed");
         return -1;
@@ -65,7 +59,7 @@ int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int chan
         if (!info) snprintf(error, error_size, "png_create_info_struct failed");
         return -1;
     }
-    png_set_write_fn(png, out, write_to_buffer, flush_nothing);
+    png_set_write_fn(png, out, cpng_write_to_buffer, cpng_flush_nothing);
     png_set_compression_level(png, level);
     png_set_compression_strategy(png, strategy);
     if (filters != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
@@ -96,13 +90,13 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t length) 
 
 int cpng_decode(const uint8_t *data, size_t length, uint32_t max_width, uint32_t max_height,
                 uint8_t **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size) {
-    error_sink sink = {error, error_size};
+    cpng_error_sink sink = {error, error_size};
     *pixels = NULL;
     if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
         snprintf(error, error_size, "not a PNG file (bad signature)");
         return -1;
     }
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, cpng_on_error, cpng_on_warning);
     if (!png) {
         snprintf(error, error_size, "png_create_read_struct failed");
         return -1;

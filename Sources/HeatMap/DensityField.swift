@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import Raster
 
 /// The glow's density at every pixel of a view: Σ intensity · weight · exp(−d² / 2σ²).
 ///
@@ -47,7 +48,9 @@ public struct DensityField: Sendable {
             grid[(j + 1) * columns + i] += w * (1 - fu) * fv
             grid[(j + 1) * columns + i + 1] += w * fu * fv
         }
-        Self.blur(&grid, columns: columns, rows: rows, sigma: gridSigma, amplitude: sigma / cell / gridSigma)
+        // Each pass's peak is σ_eff/σ_grid: it restores the height that splatting and interpolating spread.
+        let kernel = GaussianBlur.kernel(sigma: gridSigma, reach: Self.kernelReach, amplitude: sigma / cell / gridSigma)
+        GaussianBlur.blur(&grid, width: columns, height: rows, kernel: kernel)
         let (width, height) = (view.width, view.height)
         let blurred = grid
         values = .filledConcurrently(count: width * height, initial: 0, minimumPerPart: 65_536) { range, output in
@@ -63,29 +66,5 @@ public struct DensityField: Sendable {
         }
         self.width = width
         self.height = height
-    }
-
-    /// A separable Gaussian blur out to `kernelReach` σ, each pass scaled by `amplitude`: σ_eff/σ_grid restores
-    /// the peak that splatting and interpolating spread, so a unit weight still peaks at 1.
-    static func blur(_ grid: inout [Float], columns: Int, rows: Int, sigma: Double, amplitude: Double) {
-        let reach = Int((kernelReach * sigma).rounded(.up))
-        let kernel = (-reach...reach).map { Float(amplitude * exp(-Double($0 * $0) / (2 * sigma * sigma))) }
-        var line = [Float](repeating: 0, count: max(columns, rows))
-        for row in 0..<rows {
-            for x in 0..<columns { line[x] = grid[row * columns + x] }
-            for x in 0..<columns {
-                var sum: Float = 0
-                for t in max(-reach, -x)...min(reach, columns - 1 - x) { sum += line[x + t] * kernel[t + reach] }
-                grid[row * columns + x] = sum
-            }
-        }
-        for column in 0..<columns {
-            for y in 0..<rows { line[y] = grid[y * columns + column] }
-            for y in 0..<rows {
-                var sum: Float = 0
-                for t in max(-reach, -y)...min(reach, rows - 1 - y) { sum += line[y + t] * kernel[t + reach] }
-                grid[y * columns + column] = sum
-            }
-        }
     }
 }

@@ -54,7 +54,7 @@ public final class MapAPI: Sendable {
         let parameters = RequestParameters(request.query)
         switch request.path {
         case "/healthz":
-            return try Self.encoded(Health(status: "ok", friends: engine.scene.friends.count, tilesCached: tiles.count), status: 200)
+            return try Self.encoded(Health(status: "ok", friends: engine.scene.friends.count), status: 200)
         case "/tiles.json":
             return try Self.encoded(TileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
         case "/v1/frame.png", "/v1/layout.json", "/v1/hit", "/v1/zoom":
@@ -83,7 +83,6 @@ public final class MapAPI: Sendable {
     struct Health: Encodable {
         let status: String
         let friends: Int
-        let tilesCached: Int
     }
 
     static func json(_ status: Int, _ body: [String: String], headers: [(String, String)] = []) -> HTTPResponse {

@@ -13,12 +13,6 @@ final class ResponseCache: @unchecked Sendable {
         self.capacityBytes = capacityBytes
     }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.count
-    }
-
     func value(_ key: String) -> [UInt8]? {
         lock.lock()
         defer { lock.unlock() }

@@ -42,12 +42,19 @@ public enum LastSeenText {
 /// then everyone else by most recently seen; ties broken by id so the order is stable.
 public enum PinPriority {
     public static func sorted(_ subjects: [PinSubject], selected: String?) -> [PinSubject] {
-        subjects.sorted { a, b in
-            if (a.id == selected) != (b.id == selected) { return a.id == selected }
-            if a.bestFriend != b.bestFriend { return a.bestFriend }
-            if a.bestFriend && a.snapstreak != b.snapstreak { return a.snapstreak > b.snapstreak }
-            if a.lastSeen != b.lastSeen { return a.lastSeen > b.lastSeen }
-            return a.id < b.id
+        // Sort indices by plain keys: moving whole subjects (with their strings) through a sort costs more.
+        let keys = subjects.map { subject in
+            (selected: subject.id == selected, best: subject.bestFriend, streak: subject.bestFriend ? subject.snapstreak : 0,
+             seen: subject.lastSeen.timeIntervalSinceReferenceDate)
         }
+        let order = subjects.indices.sorted { a, b in
+            let (x, y) = (keys[a], keys[b])
+            if x.selected != y.selected { return x.selected }
+            if x.best != y.best { return x.best }
+            if x.streak != y.streak { return x.streak > y.streak }
+            if x.seen != y.seen { return x.seen > y.seen }
+            return subjects[a].id < subjects[b].id
+        }
+        return order.map { subjects[$0] }
     }
 }

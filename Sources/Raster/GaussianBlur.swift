@@ -1,35 +1,34 @@
 import Foundation
 
-/// A separable Gaussian blur of a coverage mask: one horizontal pass, one vertical, kernel out to 3σ.
-enum GaussianBlur {
-    /// The normalized kernel for `sigma`, from −3σ to +3σ.
-    static func kernel(sigma: Double) -> [Float] {
-        let radius = max(1, Int((3 * sigma).rounded(.up)))
+/// A separable Gaussian blur of a grid of floats (a coverage mask, a density grid): one horizontal pass, one
+/// vertical, with a kernel that reaches a given number of σ.
+public enum GaussianBlur {
+    /// The kernel for `sigma` out to `reach` σ: normalized to sum 1, or with `amplitude` as its peak.
+    public static func kernel(sigma: Double, reach: Double = 3, amplitude: Double? = nil) -> [Float] {
+        let radius = max(1, Int((reach * sigma).rounded(.up)))
         let weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = weights.reduce(0, +)
-        return weights.map { Float($0 / total) }
+        let scale = amplitude ?? 1 / weights.reduce(0, +)
+        return weights.map { Float($0 * scale) }
     }
 
-    /// Blurs `mask` (width × height, row-major) in place.
-    static func blur(_ mask: inout [Float], width: Int, height: Int, sigma: Double) {
-        guard sigma > 0 else { return }
-        let weights = kernel(sigma: sigma)
+    /// Blurs `grid` (width × height, row-major) in place with a symmetric kernel of odd length.
+    public static func blur(_ grid: inout [Float], width: Int, height: Int, kernel weights: [Float]) {
         let radius = weights.count / 2
         var line = [Float](repeating: 0, count: max(width, height))
         for row in 0..<height {
-            for x in 0..<width { line[x] = mask[row * width + x] }
+            for x in 0..<width { line[x] = grid[row * width + x] }
             for x in 0..<width {
                 var sum: Float = 0
                 for k in max(-radius, -x)...min(radius, width - 1 - x) { sum += line[x + k] * weights[k + radius] }
-                mask[row * width + x] = sum
+                grid[row * width + x] = sum
             }
         }
         for column in 0..<width {
-            for y in 0..<height { line[y] = mask[y * width + column] }
+            for y in 0..<height { line[y] = grid[y * width + column] }
             for y in 0..<height {
                 var sum: Float = 0
                 for k in max(-radius, -y)...min(radius, height - 1 - y) { sum += line[y + k] * weights[k + radius] }
-                mask[y * width + column] = sum
+                grid[y * width + column] = sum
             }
         }
     }
@@ -54,7 +53,7 @@ extension Canvas {
         local.sweep(rule: .nonZero) { row, columns in
             for column in columns { mask[row * maskWidth + column] = local.coverage[column] }
         }
-        GaussianBlur.blur(&mask, width: maskWidth, height: maskHeight, sigma: sigma)
+        if sigma > 0 { GaussianBlur.blur(&mask, width: maskWidth, height: maskHeight, kernel: GaussianBlur.kernel(sigma: sigma)) }
         let source = color.premultiplied16
         let canvasWidth = width
         storage.withUnsafeMutableBufferPointer { pixels in

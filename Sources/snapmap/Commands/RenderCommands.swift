@@ -33,23 +33,45 @@ let renderCommand = Command(
 }
 
 /// `snapmap tile`: one XYZ tile as PNG.
-let tileCommand = Command(
-    name: "tile",
-    summary: "render one XYZ tile as PNG",
-    usage: "tile Z/X/Y [--tile-size 256|512] [--scale 1|2] --out F.png",
-    options: [
-        .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
-        .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
-        .value("out", "F.png", "the PNG file to write"),
-        DataLocator.option,
-    ],
-    positional: "Z/X/Y"
-) { options in
-    let tile = try TileID(parsing: try options.positional(), field: "tile")
-    let (tileSize, scale) = try tileSizeAndScale(options)
-    let out = try options.required("out")
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-    let canvas = try engine.renderTile(tile, tileSize: tileSize, scale: scale)
-    try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
-    return "wrote \(out) (\(tile), \(canvas.width)×\(canvas.height) px)"
+let tileCommand = singleTileCommand(name: "tile", summary: "render one XYZ tile as PNG") { engine, tile, size, scale in
+    try engine.renderTile(tile, tileSize: size, scale: scale)
+}
+
+/// `snapmap heat-tile`: a transparent overlay tile of the glow.
+let heatTileCommand = singleTileCommand(name: "heat-tile", summary: "render one transparent XYZ overlay tile of the glow as PNG") { engine, tile, size, scale in
+    try engine.renderHeatTile(tile, tileSize: size, scale: scale)
+}
+
+/// A command that renders one tile `Z/X/Y` with `--tile-size` and `--scale` into `--out`.
+func singleTileCommand(name: String, summary: String,
+                       render: @escaping @Sendable (MapEngine, TileID, Int, Double) throws -> Canvas) -> Command {
+    Command(
+        name: name,
+        summary: summary,
+        usage: "\(name) Z/X/Y [--tile-size 256|512] [--scale 1|2] --out F.png",
+        options: [
+            .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
+            .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
+            .value("out", "F.png", "the PNG file to write"),
+            DataLocator.option,
+        ],
+        positional: "Z/X/Y"
+    ) { options in
+        let tile = try TileID(parsing: try options.positional(), field: "tile")
+        let (tileSize, scale) = try tileSizeAndScale(options)
+        let out = try options.required("out")
+        let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+        let canvas = try render(engine, tile, tileSize, scale)
+        try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
+        return "wrote \(out) (\(tile), \(canvas.width)×\(canvas.height) px)"
+    }
+}
+
+/// The shared `--tile-size 256|512` and `--scale 1|2` options.
+func tileSizeAndScale(_ options: ParsedOptions) throws -> (Int, Double) {
+    let tileSize = try options.integer("tile-size", in: 256...512) ?? 256
+    guard MapEngine.tileSizes.contains(tileSize) else { throw UsageError(description: "--tile-size must be 256 or 512, got \(tileSize)") }
+    let scale = try options.number("scale", in: 1...2) ?? 1
+    guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
+    return (tileSize, scale)
 }
