@@ -1,6 +1,3 @@
-import GeoCore
-import MapEngine
-
 /// The viewport options every map command shares; each defaults to the scene's viewport.
 enum ViewportOptions {
     static let specs: [OptionSpec] = [
