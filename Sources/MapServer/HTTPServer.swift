@@ -52,7 +52,7 @@ public final class HTTPServer: @unchecked Sendable {
                                   Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
                                       .answer(exchange, method: method, path: path, query: query, ifNoneMatch: ifNoneMatch, host: host)
                               }, context, &message, message.count)
-        guard server != nil else { throw Failure(description: String(cString: message)) }
+        guard server != nil else { throw Failure(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
     }
 
     deinit {

@@ -87,7 +87,7 @@ public enum PNGCodec {
             }
         }
         defer { cpng_buffer_free(&buffer) }
-        guard status == 0, let data = buffer.data else { throw .png(String(cString: message)) }
+        guard status == 0, let data = buffer.data else { throw .png(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         return Array(UnsafeBufferPointer(start: data, count: buffer.length))
     }
 
@@ -102,7 +102,7 @@ public enum PNGCodec {
                         &pixels, &width, &height, &message, message.count)
         }
         defer { cpng_free(pixels) }
-        guard status == 0, let pixels else { throw .png(String(cString: message)) }
+        guard status == 0, let pixels else { throw .png(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         let rgba = Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4))
         return try Image(width: Int(width), height: Int(height), straightRGBA: rgba)
     }
