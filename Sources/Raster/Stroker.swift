@@ -25,13 +25,15 @@ public struct StrokeStyle: Hashable, Sendable {
 struct Stroker {
     /// Join wedges narrower than this (in pixels) are left out: they cannot change a pixel.
     static let negligibleJoinGap = 0.01
+    /// How far the chords of round joins and caps may stray from the true arc, in pixels.
+    static let arcTolerance = 0.1
 
     let halfWidth: Double
     let style: StrokeStyle
     /// The angle one chord of a round join or cap spans while staying within the tolerance.
     let arcStep: Double
 
-    init(style: StrokeStyle, tolerance: Double = PathFlattener.defaultTolerance) {
+    init(style: StrokeStyle, tolerance: Double = Stroker.arcTolerance) {
         self.style = style
         halfWidth = style.width / 2
         let ratio = max(-1, min(1, 1 - tolerance / max(halfWidth, 1e-9)))
