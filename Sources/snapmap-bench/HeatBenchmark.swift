@@ -11,7 +11,7 @@ enum HeatBenchmark {
         let view = MapView(viewport: try Viewport(center: Coordinate(lat: 40.7160, lon: -73.9597), zoom: 14.5,
                                                   size: ScreenSize(width: 393, height: 852), scale: 3))
         let sigma = 30.0 / 3 * view.scale
-        var random = BenchmarkRandom(seed: 11)
+        var random = SplitMix64(seed: 11)
         var lines: [String] = []
         for count in sizes {
             var pixels: [Double] = []

@@ -35,7 +35,7 @@ enum LayoutBenchmark {
     }
 
     static func synthetic(count: Int, now: Date) -> [PinSubject] {
-        var random = BenchmarkRandom(seed: 21)
+        var random = SplitMix64(seed: 21)
         return (0..<count).map { index in
             let coordinate = try! Coordinate(lat: Double.random(in: 40.700...40.728, using: &random), lon: Double.random(in: -73.972 ... -73.930, using: &random))
             return PinSubject(id: "s\(index)", name: names[index % names.count] + " S", coordinate: coordinate,
@@ -46,7 +46,7 @@ enum LayoutBenchmark {
 
     private static func hitReport(_ layout: PinLayoutResult, style: PinStyle) -> String {
         let tester = PinHitTester(layout: layout, style: style)
-        var random = BenchmarkRandom(seed: 5)
+        var random = SplitMix64(seed: 5)
         let taps = (0..<1_000_000).map { _ in
             ScreenPoint(x: Double.random(in: 0...layout.viewport.size.width, using: &random), y: Double.random(in: 0...layout.viewport.size.height, using: &random))
         }

@@ -5,7 +5,7 @@ enum ProjectionBenchmark {
     static let pointCount = 1_000_000
 
     static func run() throws -> String {
-        var generator = BenchmarkRandom(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let lats = (0..<pointCount).map { _ in Double.random(in: 40.5...40.9, using: &generator) }
         let lons = (0..<pointCount).map { _ in Double.random(in: -74.1 ... -73.7, using: &generator) }
         let transformer = try ProjTransformer(source: ProjTransformer.wgs84, target: ProjTransformer.webMercator)
@@ -29,22 +29,5 @@ enum ProjectionBenchmark {
                                      ours: fast, anchor: proj, anchorName: "PROJ proj_trans_generic") + "\n"
             + BenchmarkClock.report("\(name), one core (\(BenchmarkClock.format(millions / oneCore)) Mpts/s)",
                                     ours: oneCore, anchor: proj, anchorName: "PROJ proj_trans_generic")
-    }
-}
-
-/// SplitMix64, so every run measures the same inputs.
-struct BenchmarkRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

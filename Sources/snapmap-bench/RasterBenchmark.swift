@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Raster
 
 /// Fill and stroke throughput on a phone frame against Cairo, and PNG encoding at snapmap's settings against
@@ -11,7 +12,7 @@ enum RasterBenchmark {
 
     /// Street-like polylines: short random walks that mostly follow a grid, across the whole frame.
     static func streets() -> [[Point]] {
-        var random = BenchmarkRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         return (0..<polylineCount).map { _ in
             var point = Point(Double.random(in: 0...Double(width), using: &random), Double.random(in: 0...Double(height), using: &random))
             var heading = Double(Int.random(in: 0..<4, using: &random)) * Double.pi / 2 + 0.46
@@ -28,7 +29,7 @@ enum RasterBenchmark {
 
     /// City-block-like quadrilaterals.
     static func blocks() -> [[Point]] {
-        var random = BenchmarkRandom(seed: 8)
+        var random = SplitMix64(seed: 8)
         return (0..<polylineCount).map { _ in
             let center = Point(Double.random(in: 0...Double(width), using: &random), Double.random(in: 0...Double(height), using: &random))
             let (w, h) = (Double.random(in: 10...50, using: &random), Double.random(in: 10...50, using: &random))

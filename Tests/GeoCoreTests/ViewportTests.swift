@@ -10,7 +10,7 @@ struct ViewportTests {
     }
 
     @Test func roundTripsWithinOneBillionth() throws {
-        var generator = SeededGenerator(seed: 256)
+        var generator = SplitMix64(seed: 256)
         for _ in 0..<2_000 {
             let center = try Coordinate(lat: .random(in: -80...80, using: &generator), lon: .random(in: -170...170, using: &generator))
             let viewport = try Viewport(center: center, zoom: .random(in: 6...22, using: &generator),

@@ -7,7 +7,7 @@ import Testing
 struct LayoutTests {
     @Test func thousandRandomViewportsHaveNoOverlapsAndNothingUnderTheInsets() {
         let subjects = Fixture.crowd(count: 60, seed: 1)
-        var random = Random(seed: 2)
+        var random = SplitMix64(seed: 2)
         var placedLabels = 0
         for _ in 0..<1_000 {
             let viewport = Fixture.viewport(Double.random(in: 40.700...40.728, using: &random), Double.random(in: -73.972 ... -73.930, using: &random),

@@ -6,20 +6,6 @@ import GeoCore
 struct FixedWidthMeasurer: TextMeasuring {
     func advance(of text: String, fontSize: Double) -> Double { Double(text.count) * 7 * fontSize / 13 }
 }
-
-/// SplitMix64 for repeatable random scenes.
-struct Random: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum Fixture {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let insets = EdgeInsets(top: 59, left: 0, bottom: 83, right: 0)
@@ -32,7 +18,7 @@ enum Fixture {
 
     /// Friends scattered over Williamsburg, a few of them in tight pairs.
     static func crowd(count: Int, seed: UInt64) -> [PinSubject] {
-        var random = Random(seed: seed)
+        var random = SplitMix64(seed: seed)
         var subjects: [PinSubject] = []
         for index in 0..<count {
             let lat = Double.random(in: 40.700...40.728, using: &random)

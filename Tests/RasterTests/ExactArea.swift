@@ -1,3 +1,4 @@
+import GeoCore
 @testable import Raster
 
 /// The exact area a polygon covers under a fill rule: cut the plane into horizontal slabs at every vertex and
@@ -43,24 +44,6 @@ enum ExactArea {
         return e.0.y + r.y * t
     }
 }
-
-/// SplitMix64 for repeatable random shapes.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension Canvas {
     /// The summed alpha of every pixel, in pixels of full coverage (read at 16-bit precision).
     var totalCoverage: Double {

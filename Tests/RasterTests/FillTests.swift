@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Testing
 @testable import Raster
 
@@ -28,7 +29,7 @@ struct FillTests {
 
     @Test(arguments: [FillRule.nonZero, .evenOdd])
     func randomPolygonsCoverTheirExactArea(rule: FillRule) throws {
-        var generator = SeededGenerator(seed: rule == .nonZero ? 1 : 2)
+        var generator = SplitMix64(seed: rule == .nonZero ? 1 : 2)
         for trial in 0..<40 {
             let count = trial < 10 ? 3 + trial % 3 : 5 + trial % 9
             let polygon = (0..<count).map { _ in
@@ -69,7 +70,7 @@ struct FillTests {
     }
 
     @Test func edgesCrossingTheCanvasSidesMatchTheClippedArea() throws {
-        var generator = SeededGenerator(seed: 3)
+        var generator = SplitMix64(seed: 3)
         for trial in 0..<60 {
             let polygon = (0..<7).map { _ in
                 Point(Double.random(in: -150...250, using: &generator), Double.random(in: -40...140, using: &generator))
