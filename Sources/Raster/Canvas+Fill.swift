@@ -24,35 +24,50 @@ extension Canvas {
         let scale = Float(min(max(opacity, 0), 1))
         let width = width
         storage.withUnsafeMutableBufferPointer { pixels in
-            accumulator.sweep(rule: rule) { row, columns in
+            accumulator.sweep(rule: rule) { row, columns, uniform in
                 let coverage = accumulator.coverage
                 let rowBase = row * width
                 switch paint {
                 case .solid(let color):
                     let source = color.premultiplied16
                     guard source.a > 0 else { return }
-                    if source.a == 65535 && scale == 1 {
-                        Self.fillOpaqueRow(source, coverage: coverage, columns: columns, into: pixels, rowBase: rowBase)
+                    if source.a == 65535 && scale == 1 && (uniform ?? 1) >= 1 {
+                        if uniform != nil {
+                            Self.fillOpaqueRun(source, columns: columns, into: pixels, rowBase: rowBase)
+                        } else {
+                            Self.fillOpaqueRow(source, coverage: coverage, columns: columns, into: pixels, rowBase: rowBase)
+                        }
                     } else {
                         for column in columns {
-                            Self.blend(source, coverage: coverage[column] * scale, into: pixels, at: (rowBase + column) * 4)
+                            Self.blend(source, coverage: (uniform ?? coverage[column]) * scale, into: pixels, at: (rowBase + column) * 4)
                         }
                     }
                 case .radialGradient(let gradient):
                     for column in columns {
                         let source = gradient.color(x: Double(column) + 0.5, y: Double(row) + 0.5)
-                        Self.blend(source, coverage: coverage[column] * scale, into: pixels, at: (rowBase + column) * 4)
+                        Self.blend(source, coverage: (uniform ?? coverage[column]) * scale, into: pixels, at: (rowBase + column) * 4)
                     }
                 case .image(let image, let rect):
                     let sx = Double(image.width) / rect.width
                     let sy = Double(image.height) / rect.height
-                    for column in columns where coverage[column] > 0 {
+                    for column in columns {
+                        let amount = uniform ?? coverage[column]
+                        guard amount > 0 else { continue }
                         let source = image.sampleBilinear(x: (Double(column) + 0.5 - rect.x) * sx, y: (Double(row) + 0.5 - rect.y) * sy)
-                        Self.blend(source, coverage: coverage[column] * scale, into: pixels, at: (rowBase + column) * 4)
+                        Self.blend(source, coverage: amount * scale, into: pixels, at: (rowBase + column) * 4)
                     }
                 }
             }
         }
+    }
+
+    /// An opaque colour over a run of full coverage: whole pixels stored.
+    @inline(__always)
+    static func fillOpaqueRun(_ source: Premultiplied16, columns: Range<Int>, into pixels: UnsafeMutableBufferPointer<UInt16>, rowBase: Int) {
+        guard let base = pixels.baseAddress else { return }
+        let pattern = SIMD4<UInt16>(UInt16(source.r), UInt16(source.g), UInt16(source.b), 65535)
+        let row = UnsafeMutableRawPointer(base + rowBase * 4).assumingMemoryBound(to: SIMD4<UInt16>.self)
+        (row + columns.lowerBound).update(repeating: pattern, count: columns.count)
     }
 
     /// An opaque colour through a row of coverage: runs of full coverage are stored as whole pixels, the

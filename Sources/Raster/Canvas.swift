@@ -78,8 +78,9 @@ public final class Canvas {
     static let conversionRowsPerTask = 256
 
     /// Straight (un-premultiplied) 8-bit RGBA, or RGB when `dropAlpha`, row-major; bands of rows are converted
-    /// on every core.
-    public func straightRGBA8(dropAlpha: Bool = false) -> [UInt8] {
+    /// on every core. `knownOpaque` skips the check for callers that made it already.
+    public func straightRGBA8(dropAlpha: Bool = false, knownOpaque: Bool? = nil) -> [UInt8] {
+        let opaque = dropAlpha && (knownOpaque ?? isOpaque)
         let channels = dropAlpha ? 3 : 4
         let (width, height) = (width, height)
         let tasks = (height + Self.conversionRowsPerTask - 1) / Self.conversionRowsPerTask
@@ -88,6 +89,13 @@ public final class Canvas {
                 let input = SharedPixels(source: source.baseAddress!, output: buffer.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: tasks) { task in
                     let rows = (task * Self.conversionRowsPerTask)..<min(height, (task + 1) * Self.conversionRowsPerTask)
+                    if dropAlpha && opaque {
+                        // Opaque pixels: premultiplied equals straight, so each channel only changes scale.
+                        for index in (rows.lowerBound * width * 4)..<(rows.upperBound * width * 4) where index & 3 != 3 {
+                            input.output[index - index >> 2] = UInt8((UInt32(input.source[index]) &* 255 &+ 32767) / 65535)
+                        }
+                        return
+                    }
                     for index in (rows.lowerBound * width)..<(rows.upperBound * width) {
                         let color = Self.straight8(r: input.source[4 * index], g: input.source[4 * index + 1],
                                                    b: input.source[4 * index + 2], a: input.source[4 * index + 3])

@@ -166,10 +166,15 @@ final class CoverageAccumulator {
     /// Coverage below half a 16-bit step is nothing: it ends a span, so fills skip the gaps between shapes.
     static let negligibleCoverage: Float = 0.5 / 65535
 
-    /// Turns the accumulated cells into coverage row by row and calls `body(row, columns)` for each run of
-    /// columns with coverage (`coverage[column]` in 0…1), skipping the empty gaps between shapes; the cells
-    /// are cleared for the next fill.
-    func sweep(rule: FillRule, _ body: (Int, Range<Int>) -> Void) {
+    /// Runs of untouched cells at least this long are handed over as one uniform span.
+    static let minimumUniformRun = 16
+
+    /// Turns the accumulated cells into coverage row by row and calls `body(row, columns, uniform)` for each
+    /// run of columns with coverage, skipping the gaps between shapes. Where no edge crosses a run of at
+    /// least `minimumUniformRun` columns its coverage is one value, passed as `uniform` (and `coverage` is not
+    /// written); otherwise `uniform` is nil and `coverage[column]` holds each column's value in 0…1.
+    /// The cells are cleared for the next fill.
+    func sweep(rule: FillRule, _ body: (Int, Range<Int>, Float?) -> Void) {
         let rows = touchedFirstRow < touchedEndRow ? touchedFirstRow..<touchedEndRow : 0..<0
         touchedFirstRow = Int.max
         touchedEndRow = 0
@@ -179,23 +184,33 @@ final class CoverageAccumulator {
             let base = row * stride
             var sum: Float = 0
             var spanStart = -1
-            if first <= last {
-                for column in first...last {
-                    sum += cells[base + column]
-                    cells[base + column] = 0
-                    let value = Self.coverage(of: sum, rule: rule)
-                    if value < Self.negligibleCoverage {
-                        if spanStart >= 0 {
-                            body(row, spanStart..<column)
-                            spanStart = -1
-                        }
-                    } else {
-                        coverage[column] = value
-                        if spanStart < 0 { spanStart = column }
+            var column = first
+            while column <= last {
+                if cells[base + column] == 0 && column > first {
+                    var end = column + 1
+                    while end <= last && cells[base + end] == 0 { end += 1 }
+                    if end - column >= Self.minimumUniformRun {
+                        if spanStart >= 0 { body(row, spanStart..<column, nil) }
+                        spanStart = -1
+                        let value = Self.coverage(of: sum, rule: rule)
+                        if value >= Self.negligibleCoverage { body(row, column..<end, value) }
+                        column = end
+                        continue
                     }
                 }
-                if spanStart >= 0 { body(row, spanStart..<(last + 1)) }
+                sum += cells[base + column]
+                cells[base + column] = 0
+                let value = Self.coverage(of: sum, rule: rule)
+                if value < Self.negligibleCoverage {
+                    if spanStart >= 0 { body(row, spanStart..<column, nil) }
+                    spanStart = -1
+                } else {
+                    coverage[column] = value
+                    if spanStart < 0 { spanStart = column }
+                }
+                column += 1
             }
+            if spanStart >= 0 { body(row, spanStart..<(last + 1), nil) }
             let clearFrom = max(last + 1, first)
             if clearFrom <= rowMax[row] {
                 for column in clearFrom...rowMax[row] { cells[base + column] = 0 }

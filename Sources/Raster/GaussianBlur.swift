@@ -50,8 +50,8 @@ extension Canvas {
         let local = CoverageAccumulator(width: maskWidth, height: maskHeight)
         local.add(PolygonRings(PathFlattener.contours(of: device.transformed(by: .translation(-Double(x0), -Double(y0))))))
         var mask = [Float](repeating: 0, count: maskWidth * maskHeight)
-        local.sweep(rule: .nonZero) { row, columns in
-            for column in columns { mask[row * maskWidth + column] = local.coverage[column] }
+        local.sweep(rule: .nonZero) { row, columns, uniform in
+            for column in columns { mask[row * maskWidth + column] = uniform ?? local.coverage[column] }
         }
         if sigma > 0 { GaussianBlur.blur(&mask, width: maskWidth, height: maskHeight, kernel: GaussianBlur.kernel(sigma: sigma)) }
         let source = color.premultiplied16

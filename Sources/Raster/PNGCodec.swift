@@ -56,7 +56,7 @@ public enum PNGCodec {
     /// Encodes a canvas: un-premultiplied 8-bit RGB when every pixel is opaque, RGBA otherwise.
     public static func encode(_ canvas: Canvas, options: Options = .snapmap) throws(RasterError) -> [UInt8] {
         let opaque = canvas.isOpaque
-        return try encode(pixels: canvas.straightRGBA8(dropAlpha: opaque), width: canvas.width, height: canvas.height,
+        return try encode(pixels: canvas.straightRGBA8(dropAlpha: opaque, knownOpaque: opaque), width: canvas.width, height: canvas.height,
                           channels: opaque ? 3 : 4, options: options)
     }
 

@@ -13,6 +13,17 @@ enum BenchmarkClock {
         return best
     }
 
+    /// The mean time in seconds of `repeats` runs of `work`.
+    static func mean(of repeats: Int, _ work: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        var total = 0.0
+        for _ in 0..<repeats {
+            let elapsed = try clock.measure(work)
+            total += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        }
+        return total / Double(repeats)
+    }
+
     /// The best time of `repeats` runs of `work` on fresh copies of two arrays made outside the timing.
     static func best(of repeats: Int, prepare: () -> ([Double], [Double]),
                      _ work: (inout [Double], inout [Double]) throws -> Void) rethrows -> Double {
