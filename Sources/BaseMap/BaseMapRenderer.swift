@@ -41,13 +41,21 @@ public final class BaseMapRenderer: Sendable {
         }
         let streets = streetContours(generalizer: generalizer, area: area)
         let casing = style.casingWidth.value(at: view.zoom)
-        for (street, contours) in streets where !contours.isEmpty {
-            let width = (style.street(street).width.value(at: view.zoom) + casing) * view.scale
-            canvas.stroke(contours: contours, style: StrokeStyle(width: width, join: .round, cap: .round), paint: .solid(style.casingColor))
+        let casings = streets.map { street, contours in
+            (contours, StrokeStyle(width: (style.street(street).width.value(at: view.zoom) + casing) * view.scale, join: .round, cap: .round))
         }
-        for (street, contours) in streets where !contours.isEmpty {
-            let width = style.street(street).width.value(at: view.zoom) * view.scale
-            canvas.stroke(contours: contours, style: StrokeStyle(width: width, join: .round, cap: .round), paint: .solid(style.street(street).color))
+        canvas.stroke(groups: casings, paint: .solid(style.casingColor))
+        // Fills go small classes first; neighbouring classes of one colour are drawn as one union.
+        var index = 0
+        while index < streets.count {
+            let color = style.street(streets[index].0).color
+            var groups: [(contours: [Contour], style: StrokeStyle)] = []
+            while index < streets.count, style.street(streets[index].0).color == color {
+                let (street, contours) = streets[index]
+                groups.append((contours, StrokeStyle(width: style.street(street).width.value(at: view.zoom) * view.scale, join: .round, cap: .round)))
+                index += 1
+            }
+            canvas.stroke(groups: groups, paint: .solid(color))
         }
         if view.zoom >= style.labels.minZoom {
             StreetLabeler(store: store, style: style, font: labelFont, view: view).draw(into: canvas)

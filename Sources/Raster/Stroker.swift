@@ -167,6 +167,21 @@ extension Canvas {
         stroke(contours: PathFlattener.contours(of: device), style: deviceStyle, paint: paint, opacity: opacity)
     }
 
+    /// Strokes several groups of contours, each with its own style, as one union in one paint: where they
+    /// overlap nothing is blended twice, and the canvas is swept once. Groups thinner than a pixel are drawn on
+    /// their own so that each fades by its own width.
+    public func stroke(groups: [(contours: [Contour], style: StrokeStyle)], paint: Paint, opacity: Double = 1) {
+        var union = PolygonRings()
+        for (contours, style) in groups where !contours.isEmpty && style.width.isFinite && style.width > 0 {
+            if style.width < 1 {
+                stroke(contours: contours, style: style, paint: paint, opacity: opacity)
+            } else {
+                union.append(Stroker(style: style).outline(of: contours))
+            }
+        }
+        fill(rings: union, paint: paint, rule: .nonZero, opacity: opacity)
+    }
+
     /// Strokes already-flattened contours in pixels.
     public func stroke(contours: [Contour], style: StrokeStyle, paint: Paint, opacity: Double = 1) {
         guard style.width > 0, style.width.isFinite else { return }
