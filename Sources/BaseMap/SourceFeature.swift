@@ -7,11 +7,6 @@ public enum PropertyValue: Hashable, Sendable {
         if case .string(let text) = self { return text }
         return nil
     }
-
-    public var numberValue: Double? {
-        if case .number(let value) = self { return value }
-        return nil
-    }
 }
 
 /// Geometry as read from a source, in the source's coordinates (x east, y north).

@@ -77,12 +77,6 @@ public final class MBTilesFile: TileSink {
         return result
     }
 
-    /// The PNG of one tile, if stored.
-    public func tileData(_ tile: TileID) throws -> [UInt8]? {
-        try database.query("SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                           [.integer(tile.z), .integer(tile.x), .integer(tile.tmsY)]).first?.first?.blob
-    }
-
     /// Copies every tile (and, when this file has none, the metadata) of other MBTiles files into this one.
     public func merge(_ others: [String]) throws {
         for (index, other) in others.enumerated() {

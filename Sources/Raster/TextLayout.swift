@@ -29,9 +29,6 @@ public struct TextLayout: Sendable {
         return inkBounds.map { Rect(x: $0.x + snapped.x, y: $0.y + snapped.y, width: $0.width, height: $0.height) }
     }
 
-    /// The box from ascent to descent and from the origin to the advance.
-    public var lineBounds: Rect { Rect(x: 0, y: -ascent, width: advance, height: ascent + descent) }
-
     static func snap(_ origin: Point) -> Point { Point(origin.x.rounded(), origin.y.rounded()) }
 }
 

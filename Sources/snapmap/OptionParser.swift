@@ -89,18 +89,6 @@ struct ParsedOptions {
         return value
     }
 
-    /// A number option, checked to be finite and within `range`.
-    func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
-        guard let text = values[name] else { return nil }
-        guard let value = Double(text), value.isFinite else {
-            throw UsageError(description: "--\(name) must be a finite number, got \"\(text)\"")
-        }
-        guard range.contains(value) else {
-            throw UsageError(description: "--\(name) = \(text) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
-        }
-        return value
-    }
-
     /// A whole-number option within `range`.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }

@@ -42,7 +42,7 @@ let zoomCommand = Command(
     let id = try options.required("friend")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let viewport = try options.request.viewport(scene: engine.scene)
-    let cardHeight = try options.number("card-height", in: 0...viewport.size.height)
+    let cardHeight = try options.request.number("card-height", in: 0...viewport.size.height)
     let layout = try engine.layout(viewport, now: engine.scene.capturedAt)
     return try JSONOutput.encode(engine.zoom(to: id, from: viewport, layout: layout, cardHeight: cardHeight))
 }

@@ -71,7 +71,7 @@ func singleTileCommand(name: String, summary: String,
 func tileSizeAndScale(_ options: ParsedOptions) throws -> (Int, Double) {
     let tileSize = try options.integer("tile-size", in: 256...512) ?? 256
     guard MapEngine.tileSizes.contains(tileSize) else { throw UsageError(description: "--tile-size must be 256 or 512, got \(tileSize)") }
-    let scale = try options.number("scale", in: 1...2) ?? 1
+    let scale = try options.request.number("scale", in: 1...2) ?? 1
     guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
     return (tileSize, scale)
 }
