@@ -16,7 +16,7 @@ basemap: build
 
 run: basemap
 	@mkdir -p $(OUT)
-	$(RELEASE_BIN) render --layers base,heat,pins --now scene --out $(OUT)/williamsburg.png --layout-out $(OUT)/williamsburg-layout.json
+	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --out $(OUT)/williamsburg.png --layout-out $(OUT)/williamsburg-layout.json
 	@cat $(OUT)/williamsburg-layout.json
 
 test: setup

@@ -1,4 +1,5 @@
-#include "chttpd.h"
+#include "internal.h"
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -9,19 +10,21 @@
 
 #define MAX_HEADERS 16
 
-struct chttpd_server {
-    struct MHD_Daemon *daemon;
-    chttpd_handler handler;
-    void *context;
-};
-
 struct chttpd_exchange {
+    chttpd_server *server;
     struct MHD_Connection *connection;
     int header_count;
     char *names[MAX_HEADERS];
     char *values[MAX_HEADERS];
     int responded;
 };
+
+/* What a request carries between MHD's calls: its body so far. */
+typedef struct {
+    uint8_t *body;
+    size_t length;
+    int too_large;
+} request_state;
 
 typedef struct {
     char *data;
@@ -53,31 +56,56 @@ static enum MHD_Result collect_argument(void *cls, enum MHD_ValueKind kind, cons
     return MHD_YES;
 }
 
+static void add_body(request_state *state, size_t limit, const char *data, size_t size) {
+    if (state->too_large || state->length + size > limit) {
+        state->too_large = 1;
+        return;
+    }
+    if (!state->body) state->body = (uint8_t *)malloc(limit ? limit : 1);
+    if (!state->body) {
+        state->too_large = 1;
+        return;
+    }
+    memcpy(state->body + state->length, data, size);
+    state->length += size;
+}
+
+static const char *header(struct MHD_Connection *connection, const char *name) {
+    return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
-                                  const char *version, const char *upload_data, size_t *upload_data_size, void **request_state) {
+                                  const char *version, const char *upload_data, size_t *upload_data_size, void **request_state_pointer) {
     (void)version;
-    (void)upload_data;
-    static int seen;
     chttpd_server *server = (chttpd_server *)cls;
-    if (*request_state == NULL) {
+    request_state *state = (request_state *)*request_state_pointer;
+    if (state == NULL) {
         /* First call: only the headers are in. Answering now would make MHD close the connection, so wait for
-           the call that follows the (empty or discarded) body, and keep the connection alive. */
-        *request_state = &seen;
+           the calls that bring the body and the final one after it. */
+        state = (request_state *)calloc(1, sizeof(request_state));
+        if (!state) return MHD_NO;
+        *request_state_pointer = state;
         return MHD_YES;
     }
     if (*upload_data_size != 0) {
-        *upload_data_size = 0; /* request bodies are not read: the handler answers 405 or 400 */
+        add_body(state, server->body_limit, upload_data, *upload_data_size);
+        *upload_data_size = 0;
         return MHD_YES;
     }
     text_buffer query = {NULL, 0, 0};
     append(&query, "", 0);
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_argument, &query);
-    const char *if_none_match = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     chttpd_exchange exchange;
     memset(&exchange, 0, sizeof exchange);
     exchange.connection = connection;
-    const char *host = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    server->handler(server->context, &exchange, method, url, query.data ? query.data : "", if_none_match, host);
+    exchange.server = server;
+    chttpd_request request = {
+        .method = method, .path = url, .query = query.data ? query.data : "",
+        .if_none_match = header(connection, MHD_HTTP_HEADER_IF_NONE_MATCH), .host = header(connection, MHD_HTTP_HEADER_HOST),
+        .authorization = header(connection, MHD_HTTP_HEADER_AUTHORIZATION), .content_type = header(connection, MHD_HTTP_HEADER_CONTENT_TYPE),
+        .body = state->body, .body_length = state->length, .body_too_large = state->too_large,
+    };
+    server->handler(server->context, &exchange, &request);
     free(query.data);
     for (int i = 0; i < exchange.header_count; i++) {
         free(exchange.names[i]);
@@ -86,9 +114,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     return exchange.responded ? MHD_YES : MHD_NO;
 }
 
+static void on_completed(void *cls, struct MHD_Connection *connection, void **request_state_pointer, enum MHD_RequestTerminationCode code) {
+    (void)cls;
+    (void)connection;
+    (void)code;
+    request_state *state = (request_state *)*request_state_pointer;
+    if (!state) return;
+    free(state->body);
+    free(state);
+    *request_state_pointer = NULL;
+}
+
 chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, unsigned timeout_seconds,
-                            size_t connection_memory, unsigned connection_limit, chttpd_handler handler, void *context,
-                            char *error, size_t error_size) {
+                            size_t connection_memory, unsigned connection_limit, size_t body_limit,
+                            chttpd_handler handler, void *context, char *error, size_t error_size) {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
@@ -104,7 +143,9 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, u
     }
     server->handler = handler;
     server->context = context;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
+    server->body_limit = body_limit;
+    pthread_mutex_init(&server->streams_lock, NULL);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
     server->daemon = MHD_start_daemon(flags, port, NULL, NULL, on_request, server,
                                       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
                                       MHD_OPTION_THREAD_POOL_SIZE, threads,
@@ -112,9 +153,11 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, u
                                       MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
                                       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                                       MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
+                                      MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
                                       MHD_OPTION_END);
     if (!server->daemon) {
         snprintf(error, error_size, "cannot listen on %s:%u (in use, or not allowed)", host, (unsigned)port);
+        pthread_mutex_destroy(&server->streams_lock);
         free(server);
         return NULL;
     }
@@ -128,7 +171,18 @@ uint16_t chttpd_port(chttpd_server *server) {
 
 void chttpd_stop(chttpd_server *server) {
     if (!server) return;
+    chttpd_end_streams(server);
+    MHD_quiesce_daemon(server->daemon);
+    /* Let the woken streams finish before the daemon goes (MHD refuses to stop with suspended connections). */
+    for (int round = 0; round < 200; round++) {
+        pthread_mutex_lock(&server->streams_lock);
+        int open = server->streams != NULL;
+        pthread_mutex_unlock(&server->streams_lock);
+        if (!open) break;
+        usleep(5000);
+    }
     MHD_stop_daemon(server->daemon);
+    pthread_mutex_destroy(&server->streams_lock);
     free(server);
 }
 
@@ -140,12 +194,31 @@ int chttpd_add_header(chttpd_exchange *exchange, const char *name, const char *v
     return 0;
 }
 
-int chttpd_respond(chttpd_exchange *exchange, unsigned status, const uint8_t *body, size_t length) {
-    struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
-    if (!response) return -1;
+static void add_headers(chttpd_exchange *exchange, struct MHD_Response *response) {
     for (int i = 0; i < exchange->header_count; i++) {
         MHD_add_response_header(response, exchange->names[i], exchange->values[i]);
     }
+}
+
+chttpd_stream *chttpd_respond_stream(chttpd_exchange *exchange, unsigned status) {
+    chttpd_stream *stream = NULL;
+    struct MHD_Response *response = chttpd_stream_response(exchange->server, exchange->connection, &stream);
+    if (!response) return NULL;
+    add_headers(exchange, response);
+    enum MHD_Result queued = MHD_queue_response(exchange->connection, status, response);
+    MHD_destroy_response(response);
+    exchange->responded = queued == MHD_YES;
+    if (queued != MHD_YES) {
+        chttpd_stream_release(stream);
+        return NULL;
+    }
+    return stream;
+}
+
+int chttpd_respond(chttpd_exchange *exchange, unsigned status, const uint8_t *body, size_t length) {
+    struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
+    if (!response) return -1;
+    add_headers(exchange, response);
     enum MHD_Result queued = MHD_queue_response(exchange->connection, status, response);
     MHD_destroy_response(response);
     exchange->responded = queued == MHD_YES;

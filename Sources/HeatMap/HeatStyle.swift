@@ -12,15 +12,13 @@ public struct HeatStyle: Sendable {
     /// The density that maps to the top of the ramp, the same for every tile and frame.
     public let maxDensity: Double
     public let opacity: Double
-    /// The weight a visible friend adds at their position.
-    public let friendWeight: Double
     /// 256 premultiplied colours from density 0 to maxDensity.
     public let ramp: [Color]
 
     public init(radius: Double, radiusMeters: Double?, intensity: Double, maxDensity: Double, opacity: Double,
-                friendWeight: Double, stops: [(Double, Color)]) throws(RasterError) {
+                stops: [(Double, Color)]) throws(RasterError) {
         for (name, value, range) in [("radius", radius, 1.0...200), ("intensity", intensity, 0.0...100), ("maxDensity", maxDensity, 1e-6...1e9),
-                                     ("opacity", opacity, 0.0...1), ("friendWeight", friendWeight, 0.0...1000)] {
+                                     ("opacity", opacity, 0.0...1)] {
             guard value.isFinite, range.contains(value) else {
                 throw .invalid(field: "heat.\(name)", reason: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
             }
@@ -36,7 +34,6 @@ public struct HeatStyle: Sendable {
         self.intensity = intensity
         self.maxDensity = maxDensity
         self.opacity = opacity
-        self.friendWeight = friendWeight
         ramp = (0..<256).map { step in Self.color(at: Double(step) / 255, stops: stops) }
     }
 
@@ -60,7 +57,6 @@ public struct HeatStyle: Sendable {
                 let intensity: Double
                 let maxDensity: Double
                 let opacity: Double
-                let friendWeight: Double
                 let ramp: [Stop]
             }
             struct Stop: Decodable {
@@ -84,6 +80,6 @@ public struct HeatStyle: Sendable {
             }
         }
         return try HeatStyle(radius: heat.radius, radiusMeters: heat.radiusMeters, intensity: heat.intensity, maxDensity: heat.maxDensity,
-                             opacity: heat.opacity, friendWeight: heat.friendWeight, stops: stops)
+                             opacity: heat.opacity, stops: stops)
     }
 }

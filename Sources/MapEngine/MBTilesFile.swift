@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import SQLiteKit
 
 /// An MBTiles 1.3 file: the `metadata` and `tiles` tables, TMS rows, written in transactions so the file is
 /// valid after every batch and an interrupted export resumes.

@@ -3,24 +3,23 @@ import GeoCore
 import PinLayout
 import Raster
 
-/// A request about a friend the scene does not have (or who is in Ghost Mode, which is the same thing).
+/// A request about a friend the viewer cannot see: unknown and hidden ids are the same error, with the same
+/// message, so an answer never tells them apart.
 public struct UnknownFriend: Error, CustomStringConvertible, Sendable {
     public let id: String
-    public let known: [String]
 
-    public init(id: String, known: [String]) {
+    public init(id: String) {
         self.id = id
-        self.known = known
     }
 
-    public var description: String { "unknown friend or group \"\(id)\"; allowed: \(known.joined(separator: ", "))" }
+    public var description: String { "no visible friend or group \"\(id.prefix(40))\"" }
 }
 
 extension MapEngine {
-    /// The visible friends as the layout sees them.
-    public var subjects: [PinSubject] {
-        scene.friends.map { PinSubject(id: $0.id, name: $0.name, coordinate: $0.coordinate, lastSeen: $0.lastSeen,
-                                       snapstreak: $0.snapstreak, bestFriend: $0.bestFriend) }
+    /// Friends as the layout sees them.
+    public func subjects(_ friends: [Friend]) -> [PinSubject] {
+        friends.map { PinSubject(id: $0.id, name: $0.name, coordinate: $0.coordinate, lastSeen: $0.lastSeen,
+                                 snapstreak: $0.snapstreak, bestFriend: $0.bestFriend) }
     }
 
     /// The layout engine for a scale (labels are measured at the pixel size they are drawn).
@@ -28,11 +27,12 @@ extension MapEngine {
         PinLayoutEngine(style: pinLook.layout, measurer: FontMeasurer(font: labelFont, scale: scale))
     }
 
-    /// Lays out the pins of a viewport; an unknown selected id is an error.
-    public func layout(_ viewport: Viewport, selected: String? = nil, now: Date,
+    /// Lays out the pins of the viewer's visible friends in a viewport; a selected id that is not among them
+    /// is an error.
+    public func layout(_ viewport: Viewport, friends: [Friend], selected: String? = nil, now: Date,
                        previousAnchors: [String: LabelAnchor] = [:]) throws -> PinLayoutResult {
-        if let selected, scene.friend(id: selected) == nil { throw UnknownFriend(id: selected, known: scene.friends.map(\.id)) }
-        return pinEngine(scale: viewport.scale).layout(subjects: subjects, viewport: viewport, selected: selected, now: now,
+        if let selected, !friends.contains(where: { $0.id == selected }) { throw UnknownFriend(id: selected) }
+        return pinEngine(scale: viewport.scale).layout(subjects: subjects(friends), viewport: viewport, selected: selected, now: now,
                                                        previousAnchors: previousAnchors)
     }
 
@@ -41,43 +41,52 @@ extension MapEngine {
         PinHitTester(layout: layout, style: pinLook.layout).hit(point)
     }
 
-    /// The selection camera for a friend id or a group id of `layout` (groups are fitted with padding).
-    public func zoom(to id: String, from viewport: Viewport, layout: PinLayoutResult, cardHeight: Double? = nil) throws -> ZoomAnswer {
+    /// The selection camera for a visible friend's id or a group id of `layout` (groups are fitted with padding).
+    public func zoom(to id: String, friends: [Friend], from viewport: Viewport, layout: PinLayoutResult,
+                     cardHeight: Double? = nil) throws -> ZoomAnswer {
         let settings = scene.selection
         let camera = SelectionCamera(selectionZoom: settings.zoom, maxZoom: settings.maxZoom, groupPadding: settings.groupPadding)
         let card = cardHeight ?? settings.cardHeight
-        if let friend = scene.friend(id: id) {
+        if let friend = friends.first(where: { $0.id == id }) {
             return try camera.zoom(toFriend: id, at: friend.coordinate, from: viewport, cardHeight: card)
         }
-        guard let group = layout.group(id) else {
-            throw UnknownFriend(id: id, known: scene.friends.map(\.id) + layout.groups.map(\.id))
-        }
-        return try camera.zoom(toGroup: id, members: group.members.compactMap { scene.friend(id: $0)?.coordinate }, from: viewport, cardHeight: card)
+        guard let group = layout.group(id) else { throw UnknownFriend(id: id) }
+        let members = group.members.compactMap { member in friends.first { $0.id == member }?.coordinate }
+        return try camera.zoom(toGroup: id, members: members, from: viewport, cardHeight: card)
     }
 
     /// Draws a layout's pins onto a frame canvas of its viewport.
-    public func drawPins(_ layout: PinLayoutResult, into canvas: Canvas) {
+    public func drawPins(_ layout: PinLayoutResult, friends: [Friend], into canvas: Canvas) {
         let engine = pinEngine(scale: layout.viewport.scale)
         let now = layout.now
-        let byID = Dictionary(uniqueKeysWithValues: subjects.map { ($0.id, $0) })
-        let friends = Dictionary(uniqueKeysWithValues: scene.friends.map { ($0.id, $0) })
-        PinRenderer(look: pinLook, font: labelFont, friends: friends, avatars: avatars).draw(layout, texts: { layout, id in
-            if let group = layout.group(id) { return engine.labelText(group.members.compactMap { byID[$0] }, now: now) }
-            return byID[id].map { engine.labelText([$0], now: now) } ?? (id, "")
+        let byID = Dictionary(friends.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let subjectsByID = byID.mapValues { subjects([$0])[0] }
+        let images = byID.compactMapValues { friend in friend.avatar.flatMap { avatars.image($0) } }
+        PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images).draw(layout, texts: { layout, id in
+            if let group = layout.group(id) { return engine.labelText(group.members.compactMap { subjectsByID[$0] }, now: now) }
+            return subjectsByID[id].map { engine.labelText([$0], now: now) } ?? (id, "")
         }, into: canvas)
     }
+}
 
-    /// Decodes the avatar images the fixture names (PNG files relative to the data directory).
-    static func loadAvatars(_ friends: [Friend], dataDirectory: URL) throws -> [String: Image] {
-        var images: [String: Image] = [:]
-        for friend in friends {
-            guard let file = friend.avatar else { continue }
-            let url = dataDirectory.appendingPathComponent(file)
-            guard let data = try? Data(contentsOf: url) else {
-                throw FixtureError(file: SceneLoader.friendsFile, path: "friends.\(friend.id).avatar", message: "cannot read \(url.path)")
-            }
-            images[friend.id] = try PNGCodec.decode([UInt8](data))
-        }
-        return images
+/// Avatar images (PNG files under the data directory), decoded once; a missing or broken file draws initials.
+final class AvatarCache: @unchecked Sendable {
+    private let dataDirectory: URL
+    private let lock = NSLock()
+    private var images: [String: Image?] = [:]
+
+    init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    func image(_ path: String) -> Image? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = images[path] { return known }
+        let root = dataDirectory.standardizedFileURL.path
+        let url = dataDirectory.appendingPathComponent(path).standardizedFileURL
+        let image = url.path.hasPrefix(root + "/") ? (try? Data(contentsOf: url)).flatMap { try? PNGCodec.decode([UInt8]($0)) } : nil
+        images[path] = image
+        return image
     }
 }

@@ -29,13 +29,13 @@ public final class MapEngine: Sendable {
     public let paths: DataPaths
     public let scene: Scene
     public let baseMap: BaseMapRenderer
-    /// The glow: the activity plus every visible friend's weight (ghosted friends are not in the scene).
+    /// The glow: public activity only; no friend's location ever feeds it.
     public let heat: HeatRenderer
     /// Pin sizes and colours, and the font labels are measured and drawn with.
     public let pinLook: PinLook
     public let labelFont: Font
-    /// Avatar images named by the fixture, by friend id.
-    let avatars: [String: Image]
+    /// Avatar images decoded on first use, by path under the data directory.
+    let avatars: AvatarCache
     /// The delivery-tracking client's routes and its muted map.
     public let routes: RouteCatalog
     public let trackingMap: BaseMapRenderer
@@ -52,10 +52,8 @@ public final class MapEngine: Sendable {
         pinLook = try PinLook.load(paths.styleFile)
         routes = try RouteCatalog.load(dataDirectory: paths.dataDirectory)
         trackingMap = BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont)
-        avatars = try Self.loadAvatars(scene.friends, dataDirectory: paths.dataDirectory)
-        let heatStyle = try HeatStyle.load(paths.styleFile)
-        let friends = try scene.friends.map { try HeatPoint(coordinate: $0.coordinate, weight: heatStyle.friendWeight) }
-        heat = HeatRenderer(source: HeatSource(points: try ActivityLoader.load(dataDirectory: paths.dataDirectory) + friends), style: heatStyle)
+        avatars = AvatarCache(dataDirectory: paths.dataDirectory)
+        heat = HeatRenderer(source: HeatSource(points: try ActivityLoader.load(dataDirectory: paths.dataDirectory)), style: try HeatStyle.load(paths.styleFile))
     }
 
     /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit), naming the
@@ -76,16 +74,17 @@ public final class MapEngine: Sendable {
     public static let bandHeight = 640
 
     /// A frame of a viewport with the given layers, bottom to top (base, heat, pins); without the base layer
-    /// the frame is transparent underneath. Pins are laid out for `selected` and `now`.
-    public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base], selected: String? = nil, now: Date? = nil) throws -> RenderedFrame {
+    /// the frame is transparent underneath. Pins are the viewer's visible `friends`, laid out for `selected` and `now`.
+    public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base], friends: [Friend] = [], selected: String? = nil,
+                            now: Date) throws -> RenderedFrame {
         try checkFrame(viewport)
         let view = MapView(viewport: viewport)
         let bands = view.bands(count: max(1, min(ProcessInfo.processInfo.activeProcessorCount, view.height / Self.bandHeight)))
         let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers) }.map { try $0.get() }
         let canvas = canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
         guard layers.contains(.pins) else { return RenderedFrame(canvas: canvas, layout: nil) }
-        let layout = try self.layout(viewport, selected: selected, now: now ?? scene.capturedAt)
-        drawPins(layout, into: canvas)
+        let layout = try self.layout(viewport, friends: friends, selected: selected, now: now)
+        drawPins(layout, friends: friends, into: canvas)
         return RenderedFrame(canvas: canvas, layout: layout)
     }
 

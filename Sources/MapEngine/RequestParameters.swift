@@ -70,12 +70,13 @@ public struct RequestParameters: Sendable {
         }
     }
 
-    /// `now`: an ISO 8601 time, "scene" for the fixture's capture time, or `clock` when absent.
-    public func now(scene: Scene, clock: Date) throws(BadParameter) -> Date {
-        guard let text = try string("now") else { return clock }
+    /// `clock`: the operator's clock for one command, an ISO 8601 time or "scene" for the fixture's capture
+    /// time; `fallback` when absent. Never read from an HTTP request: the server's clock is the server's.
+    public func clock(scene: Scene, default fallback: Date, name: String = "clock") throws(BadParameter) -> Date {
+        guard let text = try string(name) else { return fallback }
         if text == "scene" { return scene.capturedAt }
         guard let date = ISO8601DateFormatter().date(from: text) else {
-            throw bad("now", "must be an ISO 8601 time such as 2026-11-29T18:00:00Z, or \"scene\"; got \"\(text)\"")
+            throw bad(name, "must be an ISO 8601 time such as 2026-11-29T18:00:00Z, or \"scene\"; got \"\(text.prefix(40))\"")
         }
         return date
     }
@@ -103,12 +104,10 @@ public struct RequestParameters: Sendable {
         return ScreenPoint(x: x, y: y)
     }
 
-    /// `selected`: a visible friend's id.
-    public func selected(scene: Scene) throws(BadParameter) -> String? {
+    /// `selected`: one of the viewer's visible friends (an unknown and a hidden id are the same error).
+    public func selected(among friends: [Friend]) throws(BadParameter) -> String? {
         guard let id = try string("selected") else { return nil }
-        guard scene.friend(id: id) != nil else {
-            throw bad("selected", "unknown friend \"\(id)\"; allowed: \(scene.friends.map(\.id).joined(separator: ", "))")
-        }
+        guard friends.contains(where: { $0.id == id }) else { throw bad("selected", UnknownFriend(id: id).description) }
         return id
     }
 }

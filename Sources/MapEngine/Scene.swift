@@ -1,16 +1,18 @@
 import Foundation
 import GeoCore
 
-/// Everything the Snap Map screen shows, loaded once from `Data/`: the viewer, the default viewport,
-/// the selection settings and the visible friends. Friends in Ghost Mode are dropped at load time.
+/// The Snap Map fixture, loaded once from `Data/`: the viewer, the default viewport, the selection settings
+/// and the friends that seed the demo store. Outputs never read friends from here: they come from the store.
 public struct Scene: Sendable {
     public let viewer: Viewer
     /// The moment the fixture depicts; friends' `lastSeen` times are relative to it.
     public let capturedAt: Date
     public let viewport: Viewport
     public let selection: SelectionSettings
-    /// The friends who may appear, in fixture order. Never contains a ghosted friend.
+    /// The fixture's friends who share their location, in fixture order.
     public let friends: [Friend]
+    /// The fixture's friends in Ghost Mode (seeded with Ghost Mode on until turned off).
+    public let ghosts: [Friend]
 
     /// The friend with an id, if visible.
     public func friend(id: String) -> Friend? { friends.first { $0.id == id } }
@@ -33,27 +35,28 @@ public struct SceneLoader: Sendable {
         let viewport = try sceneRecord.validatedViewport(file: Self.sceneFile)
         let capturedAt = try sceneRecord.validatedCapturedAt(file: Self.sceneFile)
         let selection = try sceneRecord.validatedSelection(file: Self.sceneFile)
-        let friends = try loadFriends(capturedAt: capturedAt)
-        return Scene(viewer: sceneRecord.viewer, capturedAt: capturedAt, viewport: viewport, selection: selection, friends: friends)
+        let (friends, ghosts) = try loadFriends(capturedAt: capturedAt)
+        return Scene(viewer: sceneRecord.viewer, capturedAt: capturedAt, viewport: viewport, selection: selection, friends: friends, ghosts: ghosts)
     }
 
     private struct FriendsFile: Decodable {
         let friends: [FriendRecord]
     }
 
-    private func loadFriends(capturedAt: Date) throws(FixtureError) -> [Friend] {
+    private func loadFriends(capturedAt: Date) throws(FixtureError) -> (sharing: [Friend], ghosts: [Friend]) {
         let records = try decode(FriendsFile.self, from: Self.friendsFile).friends
         var seen = Set<String>()
         var visible: [Friend] = []
+        var ghosts: [Friend] = []
         for (index, record) in records.enumerated() {
             let prefix = "friends[\(index)]"
             guard seen.insert(record.id).inserted else {
                 throw FixtureError(file: Self.friendsFile, path: prefix + ".id", message: "duplicate id \"\(record.id)\"")
             }
             let friend = try record.validated(prefix: prefix, file: Self.friendsFile, capturedAt: capturedAt)
-            if record.ghostMode != true { visible.append(friend) }
+            if record.ghostMode == true { ghosts.append(friend) } else { visible.append(friend) }
         }
-        return visible
+        return (visible, ghosts)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws(FixtureError) -> T {

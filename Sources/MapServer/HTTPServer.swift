@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Foundation
 
-/// One HTTP request as the map API sees it: GET or HEAD (others are refused), a path and decoded query.
+/// One HTTP request as the map API sees it: method, path, decoded query, the headers it uses and the body.
 public struct HTTPRequest: Sendable {
     public let method: String
     public let path: String
@@ -9,6 +9,24 @@ public struct HTTPRequest: Sendable {
     public let ifNoneMatch: String?
     /// The Host header, for absolute URLs in answers.
     public let host: String?
+    public let authorization: String?
+    public let contentType: String?
+    /// At most the server's body limit; `bodyTooLarge` when the client sent more.
+    public let body: [UInt8]
+    public let bodyTooLarge: Bool
+
+    public init(method: String, path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, host: String? = nil,
+                authorization: String? = nil, contentType: String? = nil, body: [UInt8] = [], bodyTooLarge: Bool = false) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.ifNoneMatch = ifNoneMatch
+        self.host = host
+        self.authorization = authorization
+        self.contentType = contentType
+        self.body = body
+        self.bodyTooLarge = bodyTooLarge
+    }
 }
 
 /// An answer: status, content type, body and extra headers.
@@ -17,12 +35,40 @@ public struct HTTPResponse: Sendable {
     public var contentType: String
     public var body: [UInt8]
     public var headers: [(String, String)]
+    /// When set, the answer is an open stream instead of `body`, handed to this once it is queued.
+    public var stream: (@Sendable (HTTPStream) -> Void)?
 
-    public init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
+    public init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = [], stream: (@Sendable (HTTPStream) -> Void)? = nil) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.headers = headers
+        self.stream = stream
+    }
+}
+
+/// An open response stream (Server-Sent Events): any thread may send; `send` is false once the client left.
+public final class HTTPStream: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        chttpd_stream_release(handle)
+    }
+
+    /// Queues text; false when the stream has ended (the client left, or read too slowly).
+    @discardableResult
+    public func send(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { chttpd_stream_send(handle, $0.baseAddress, $0.count) } == 0
+    }
+
+    /// Ends the stream after what was sent.
+    public func end() {
+        chttpd_stream_end(handle)
     }
 }
 
@@ -37,7 +83,9 @@ public final class HTTPServer: @unchecked Sendable {
     public static let connectionTimeout: UInt32 = 15
     /// Memory per connection; it bounds the request line and headers.
     public static let connectionMemory = 32 * 1024
-    public static let connectionLimit: UInt32 = 1024
+    public static let connectionLimit: UInt32 = 4096
+    /// The largest request body read; longer ones are answered 413.
+    public static let bodyLimit = 16 * 1024
 
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private var server: OpaquePointer?
@@ -47,10 +95,9 @@ public final class HTTPServer: @unchecked Sendable {
         var message = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()
         server = chttpd_start(host, port, UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemory, Self.connectionLimit,
-                              { context, exchange, method, path, query, ifNoneMatch, host in
-                                  guard let context, let exchange else { return }
-                                  Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-                                      .answer(exchange, method: method, path: path, query: query, ifNoneMatch: ifNoneMatch, host: host)
+                              Self.bodyLimit, { context, exchange, request in
+                                  guard let context, let exchange, let request else { return }
+                                  Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().answer(exchange, request.pointee)
                               }, context, &message, message.count)
         guard server != nil else { throw Failure(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
     }
@@ -67,18 +114,25 @@ public final class HTTPServer: @unchecked Sendable {
         server = nil
     }
 
-    private func answer(_ exchange: OpaquePointer, method: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?,
-                        query: UnsafePointer<CChar>?, ifNoneMatch: UnsafePointer<CChar>?, host: UnsafePointer<CChar>?) {
+    private func answer(_ exchange: OpaquePointer, _ raw: chttpd_request) {
         var values: [String: String] = [:]
-        for record in String(cString: query!).split(separator: "\u{1E}") {
+        for record in String(cString: raw.query).split(separator: "\u{1E}") {
             let parts = record.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
             values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
-        let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: path.map { String(cString: $0) } ?? "/",
-                                  query: values, ifNoneMatch: ifNoneMatch.map { String(cString: $0) }, host: host.map { String(cString: $0) })
+        func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+        let body = raw.body.map { Array(UnsafeBufferPointer(start: $0, count: raw.body_length)) } ?? []
+        let request = HTTPRequest(method: text(raw.method) ?? "", path: text(raw.path) ?? "/", query: values, ifNoneMatch: text(raw.if_none_match),
+                                  host: text(raw.host), authorization: text(raw.authorization), contentType: text(raw.content_type),
+                                  body: body, bodyTooLarge: raw.body_too_large != 0)
         let response = handler(request)
         chttpd_add_header(exchange, "Content-Type", response.contentType)
         for (name, value) in response.headers { chttpd_add_header(exchange, name, value) }
+        if let onStream = response.stream {
+            guard let handle = chttpd_respond_stream(exchange, UInt32(response.status)) else { return }
+            onStream(HTTPStream(handle: handle))
+            return
+        }
         response.body.withUnsafeBufferPointer { body in
             _ = chttpd_respond(exchange, UInt32(response.status), body.baseAddress, body.count)
         }

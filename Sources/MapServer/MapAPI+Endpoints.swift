@@ -38,37 +38,6 @@ extension MapAPI {
         }
     }
 
-    /// Frames, layouts, taps and selection zooms of the Snap Map scene.
-    func scene(_ request: HTTPRequest, _ parameters: RequestParameters) throws -> HTTPResponse {
-        let scene = engine.scene
-        let viewport = try parameters.viewport(scene: scene)
-        let minute = (clock().timeIntervalSince1970 / 60).rounded(.down) * 60
-        let now = try parameters.now(scene: scene, clock: Date(timeIntervalSince1970: minute))
-        let selected = try parameters.selected(scene: scene)
-        let inputs = [version, request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["now=\(now.timeIntervalSince1970)"]
-        return try conditional(request, tag: EntityTag.of(inputs), cacheControl: "private, max-age=60") {
-            switch request.path {
-            case "/v1/frame.png":
-                try engine.checkFrame(viewport)
-                let layers = try parameters.layers(default: [.base, .heat, .pins])
-                return try Self.png(engine.renderFrame(viewport, layers: layers, selected: selected, now: now).canvas)
-            case "/v1/layout.json":
-                return try Self.encoded(engine.layout(viewport, selected: selected, now: now), status: 200)
-            case "/v1/hit":
-                let layout = try engine.layout(viewport, selected: selected, now: now)
-                return try Self.encoded(engine.hit(parameters.point("at"), in: layout), status: 200)
-            default:
-                let layout = try engine.layout(viewport, selected: selected, now: now)
-                let card = try parameters.number("card-height", in: 0...viewport.size.height)
-                do {
-                    return try Self.encoded(engine.zoom(to: parameters.required("friend"), from: viewport, layout: layout, cardHeight: card), status: 200)
-                } catch let error as UnknownFriend {
-                    throw BadParameter(name: "friend", message: error.description)
-                }
-            }
-        }
-    }
-
     /// The delivery-tracking snapshot and courier state.
     func routes(_ request: HTTPRequest, _ parameters: RequestParameters) throws -> HTTPResponse {
         let (route, options) = try parameters.route(in: engine.routes)

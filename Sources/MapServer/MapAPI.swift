@@ -1,52 +1,77 @@
 import Foundation
 import GeoCore
+import LiveMap
 import MapEngine
 import PinLayout
 import Raster
 
-/// The map as URLs: frames, layouts, taps, selection zooms, tiles, glow tiles, TileJSON, route frames, the
-/// web viewer. Every answer is computed from the request alone (and `now`), so an ETag of the inputs lets a
-/// client revalidate with 304; bad input is 400 JSON naming the parameter; nothing here can crash the server.
+/// The map as URLs. Public: base and glow tiles, TileJSON, route frames, the web viewer, `/healthz`. Private,
+/// behind a bearer token: the signed-in person's location, sharing, friends, blocks, and their map (frames,
+/// layouts, taps, zooms, events), made only of what the visibility rule lets them see. Time is the server's
+/// clock. Bad input is 4xx JSON naming the field; nothing here can crash the server.
 public final class MapAPI: Sendable {
     /// Bytes of encoded tiles kept in memory.
     public static let tileCacheBytes = 256 * 1024 * 1024
     public static let maxQueryParameters = 16
     static let tileCacheControl = "public, max-age=86400"
+    /// Location updates a person may send: 10 a second, bursts of 20.
+    static let locationRate = (rate: 10.0, burst: 20.0)
 
     let engine: MapEngine
+    let live: LiveMapService
+    let events: EventHub
     let files: StaticFiles
     let tiles = ResponseCache(capacityBytes: MapAPI.tileCacheBytes)
+    let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
+    let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Identifies the data and code behind every answer, for ETags.
     let version: String
     let clock: @Sendable () -> Date
 
-    public init(engine: MapEngine, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.engine = engine
-        files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"))
-        version = EntityTag.of(["snapmap-1", engine.scene.capturedAt.description, String(engine.scene.friends.count)])
+        self.live = live
         self.clock = clock
+        events = EventHub(live: live, clock: clock)
+        files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"))
+        version = EntityTag.of(["snapmap-2"] + [engine.paths.styleFile, engine.paths.dataDirectory.appendingPathComponent("williamsburg/activity.json"),
+                                                engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin")].map(Self.fingerprint))
     }
+
+    /// The event streams, for the server to sweep.
+    public var eventHub: EventHub { events }
 
     /// Answers one request; errors become JSON with a 4xx or 5xx status.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return Self.json(405, ["error": "method \(request.method) is not allowed; use GET or HEAD"], headers: [("Allow", "GET, HEAD")])
-        }
         guard request.query.count <= Self.maxQueryParameters else {
             return Self.json(400, ["error": "too many query parameters: at most \(Self.maxQueryParameters)"])
         }
         do {
+            if request.path.hasPrefix("/v1/me/") { return try me(request) }
+            guard request.method == "GET" || request.method == "HEAD" else {
+                return Self.json(405, ["error": "method \(request.method.prefix(16)) is not allowed; use GET or HEAD"], headers: [("Allow", "GET, HEAD")])
+            }
             return try route(request)
-        } catch let error as BadParameter {
-            return Self.json(400, ["error": error.description, "parameter": error.name])
-        } catch let error as GeoError {
-            return Self.json(400, ["error": error.description])
-        } catch let error as RasterError {
-            return Self.json(400, ["error": error.description])
-        } catch let error as UnknownFriend {
-            return Self.json(404, ["error": error.description])
         } catch {
-            return Self.json(500, ["error": "\(error)"])
+            return Self.failure(error)
+        }
+    }
+
+    static func failure(_ error: any Error) -> HTTPResponse {
+        switch error {
+        case let error as BadParameter: return json(400, ["error": error.description, "parameter": error.name])
+        case let error as JSONBody.Invalid: return json(400, ["error": error.description, "field": error.field])
+        case let error as LiveMapError:
+            switch error {
+            case .invalid(let field, _): return json(400, ["error": error.description, "field": field])
+            case .notFound: return json(404, ["error": error.description])
+            case .conflict: return json(409, ["error": error.description])
+            case .unavailable: return json(503, ["error": "the live store is unavailable; try again"], headers: [("Retry-After", "1")])
+            }
+        case let error as GeoError: return json(400, ["error": error.description])
+        case let error as RasterError: return json(400, ["error": error.description])
+        case let error as UnknownFriend: return json(404, ["error": error.description])
+        default: return json(500, ["error": "internal error"])
         }
     }
 
@@ -54,11 +79,9 @@ public final class MapAPI: Sendable {
         let parameters = RequestParameters(request.query)
         switch request.path {
         case "/healthz":
-            return try Self.encoded(Health(status: "ok", friends: engine.scene.friends.count), status: 200)
+            return try Self.encoded(["status": "ok"], status: 200, headers: [("Cache-Control", "no-store")])
         case "/tiles.json":
             return try Self.encoded(TileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
-        case "/v1/frame.png", "/v1/layout.json", "/v1/hit", "/v1/zoom":
-            return try scene(request, parameters)
         case "/v1/route/frame.png", "/v1/route/state.json":
             return try routes(request, parameters)
         default:
@@ -67,7 +90,7 @@ public final class MapAPI: Sendable {
                 return HTTPResponse(status: 200, contentType: file.type, body: [UInt8](try Data(contentsOf: file.url)),
                                     headers: [("Cache-Control", "public, max-age=300")])
             }
-            return Self.json(404, ["error": "no such resource: \(request.path)"])
+            return Self.json(404, ["error": "no such resource: \(request.path.prefix(80))"])
         }
     }
 
@@ -78,11 +101,6 @@ public final class MapAPI: Sendable {
         var response = try make()
         response.headers += headers
         return response
-    }
-
-    struct Health: Encodable {
-        let status: String
-        let friends: Int
     }
 
     static func json(_ status: Int, _ body: [String: String], headers: [(String, String)] = []) -> HTTPResponse {
@@ -98,5 +116,10 @@ public final class MapAPI: Sendable {
 
     static func png(_ canvas: Canvas) throws -> HTTPResponse {
         HTTPResponse(status: 200, contentType: "image/png", body: try PNGCodec.encode(canvas))
+    }
+
+    /// A content hash of a file (its bytes), or of nothing when it is missing.
+    static func fingerprint(_ url: URL) -> String {
+        EntityTag.of(bytes: (try? Data(contentsOf: url)) ?? Data())
     }
 }

@@ -41,8 +41,13 @@ final class ResponseCache: @unchecked Sendable {
 /// 304 without rendering.
 enum EntityTag {
     static func of(_ parts: [String]) -> String {
+        of(bytes: Array(parts.joined(separator: "\u{1F}").utf8))
+    }
+
+    /// The tag of some bytes (an answer's body, a file).
+    static func of<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in parts.joined(separator: "\u{1F}").utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }

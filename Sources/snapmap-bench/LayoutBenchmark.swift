@@ -16,7 +16,7 @@ enum LayoutBenchmark {
         let scene = engine.scene
         let pins = engine.pinEngine(scale: scene.viewport.scale)
         var lines: [String] = []
-        let eight = engine.subjects
+        let eight = engine.subjects(scene.friends)
         let sceneTime = BenchmarkClock.best(of: 20) { _ = pins.layout(subjects: eight, viewport: scene.viewport, now: scene.capturedAt) }
         lines.append(BenchmarkClock.report("layout of the scene's \(eight.count) friends", ours: sceneTime, anchor: goal, anchorName: "the 100 ms goal"))
         var layout100k: PinLayoutResult?

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import LiveMap
 import MapEngine
 
 /// The `snapmap` command line: dispatches to a command and turns errors into messages and exit codes
@@ -8,7 +9,8 @@ enum CommandLineTool {
     static let commands: [Command] = [
         projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
         mbtilesMergeCommand, heatTileCommand, generateActivityCommand, layoutCommand, hitCommand, zoomCommand,
-        routeFrameCommand, routeStateCommand, serveCommand, rasterGalleryCommand,
+        routeFrameCommand, routeStateCommand, serveCommand, rasterGalleryCommand, usersCommand, friendsCommand, seedCommand, locateCommand,
+        sharingCommand,
     ]
 
     static var help: String {
@@ -54,6 +56,9 @@ enum CommandLineTool {
             return 2
         } catch let error as BadParameter {
             printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
+            return 2
+        } catch let error as LiveMapError where error.field != nil {
+            printError("snapmap \(name): \(error.description)")
             return 2
         } catch let error as GeoError {
             printError("snapmap \(name): \(error.description)")

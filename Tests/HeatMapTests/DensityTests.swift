@@ -13,7 +13,7 @@ struct DensityTests {
     }
 
     private func style(radiusMeters: Double? = nil, maxDensity: Double = 20) throws -> HeatStyle {
-        try HeatStyle(radius: 30, radiusMeters: radiusMeters, intensity: 1.3, maxDensity: maxDensity, opacity: 0.8, friendWeight: 3,
+        try HeatStyle(radius: 30, radiusMeters: radiusMeters, intensity: 1.3, maxDensity: maxDensity, opacity: 0.8,
                       stops: [(0, Color(r: 124, g: 200, b: 245, a: 0)), (0.5, Color(r: 255, g: 230, b: 107, a: 192)), (1, Color(r: 240, g: 65, b: 60, a: 224))])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveMap
 import MapEngine
 
 /// One engine for the tests, loaded from the committed data (the base map imported on first use).
@@ -9,5 +10,20 @@ enum EngineFixture {
 
     static func temporaryURL(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-\(UUID().uuidString)-\(name)")
+    }
+}
+
+/// A store seeded from the fixture, and the friends Sam sees in it at the scene's capture time.
+enum LiveFixture {
+    static let service: Result<LiveMapService, any Error> = Result {
+        let engine = try EngineFixture.engine.get()
+        let store = try SQLiteLiveStore(path: EngineFixture.temporaryURL("live.db").path)
+        try DemoSeed.seed(store, scene: engine.scene)
+        return LiveMapService(store: store)
+    }
+
+    static func samsFriends() throws -> [Friend] {
+        let engine = try EngineFixture.engine.get()
+        return try engine.friends(of: DemoSeed.viewerID(engine.scene), at: engine.scene.capturedAt, live: service.get())
     }
 }

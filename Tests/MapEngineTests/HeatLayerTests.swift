@@ -7,36 +7,15 @@ import Testing
 
 @Suite("The glow in the engine")
 struct HeatLayerTests {
-    /// A copy of the committed data directory with `friends.json` edited, for an engine of its own.
-    private func engine(editingFriends edit: (String) -> String) throws -> MapEngine {
-        let directory = EngineFixture.temporaryURL("data")
-        let source = SceneLoaderTests.dataDirectory
-        for sub in ["williamsburg", "styles", "doordash"] {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
-        }
-        for file in [SceneLoader.sceneFile, ActivityLoader.activityFile, "styles/snapmap.json", "styles/tracking.json", RouteCatalog.file] {
-            try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: directory.appendingPathComponent(file))
-        }
-        let friends = try String(contentsOf: source.appendingPathComponent(SceneLoader.friendsFile), encoding: .utf8)
-        try edit(friends).write(to: directory.appendingPathComponent(SceneLoader.friendsFile), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("basemap"), withDestinationURL: source.appendingPathComponent("basemap"))
-        return try MapEngine(paths: DataPaths(dataDirectory: directory, baseMapSourceDirectory: DataPaths(dataDirectory: source).baseMapSourceDirectory))
-    }
-
-    @Test func aGhostedFriendChangesNothing() throws {
-        let committed = try EngineFixture.engine.get()
-        let withoutGhost = try engine { text in
-            text.split(separator: "\n").filter { !$0.contains("\"rae\"") && !$0.contains("Rae Donovan") && !$0.contains("\"ghostMode\": true") }
-                .joined(separator: "\n").replacingOccurrences(of: "\"#5C6BC0\" },\n  ]", with: "\"#5C6BC0\" }\n  ]")
-        }
-        #expect(withoutGhost.scene.friends.map(\.id) == committed.scene.friends.map(\.id))
-        let viewport = committed.scene.viewport
+    @Test func noFriendFeedsTheGlow() throws {
+        let engine = try EngineFixture.engine.get()
+        let friends = try LiveFixture.samsFriends()
+        #expect(!friends.isEmpty)
+        let viewport = engine.scene.viewport
         let heatOnly: Set<MapLayer> = [.heat]
-        #expect(try PNGCodec.encode(committed.renderFrame(viewport, layers: heatOnly).canvas) == PNGCodec.encode(withoutGhost.renderFrame(viewport, layers: heatOnly).canvas))
-        let unghosted = try engine { $0.replacingOccurrences(of: ", \"ghostMode\": true", with: "") }
-        #expect(unghosted.scene.friends.count == 9)
-        #expect(try PNGCodec.encode(committed.renderFrame(viewport, layers: heatOnly).canvas) != PNGCodec.encode(unghosted.renderFrame(viewport, layers: heatOnly).canvas),
-                "the same friend out of Ghost Mode does add weight")
+        let alone = try PNGCodec.encode(engine.renderFrame(viewport, layers: heatOnly, now: engine.scene.capturedAt).canvas)
+        let withFriends = try PNGCodec.encode(engine.renderFrame(viewport, layers: heatOnly, friends: friends, now: engine.scene.capturedAt).canvas)
+        #expect(alone == withFriends, "the glow is public: private locations add nothing to it")
     }
 
     @Test func heatOverlayTilesAreTransparentAwayFromActivity() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import SQLiteKit
 import Raster
 import Testing
 @testable import MapEngine

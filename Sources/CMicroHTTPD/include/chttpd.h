@@ -4,32 +4,63 @@
 #include <stdint.h>
 
 /* An HTTP server over libmicrohttpd with a fixed-argument interface (MHD's start call is variadic, which
-   Swift cannot call). Requests are answered synchronously on MHD's thread pool. */
+   Swift cannot call). Requests are answered synchronously on MHD's thread pool; a response may instead be a
+   stream (Server-Sent Events) that other threads write to. */
 
 typedef struct chttpd_server chttpd_server;
 typedef struct chttpd_exchange chttpd_exchange;
+typedef struct chttpd_stream chttpd_stream;
 
-/* Called once per request on a pool thread. `query` holds the decoded arguments as "key\x1Fvalue\x1E"
-   records; `if_none_match` and `host` (the Host header) may be NULL. The handler answers with chttpd_respond (and optional headers added
-   before it with chttpd_add_header). */
-typedef void (*chttpd_handler)(void *context, chttpd_exchange *exchange, const char *method, const char *path,
-                               const char *query, const char *if_none_match, const char *host);
+/* One request. `query` holds the decoded arguments as "key\x1Fvalue\x1E" records; header values may be
+   NULL. `body` holds at most the server's body limit; `body_too_large` is set when the client sent more
+   (the rest was discarded). */
+typedef struct {
+    const char *method;
+    const char *path;
+    const char *query;
+    const char *if_none_match;
+    const char *host;
+    const char *authorization;
+    const char *content_type;
+    const uint8_t *body;
+    size_t body_length;
+    int body_too_large;
+} chttpd_request;
+
+/* Called once per request on a pool thread; it answers with chttpd_respond or chttpd_respond_stream (and
+   headers added before either with chttpd_add_header). */
+typedef void (*chttpd_handler)(void *context, chttpd_exchange *exchange, const chttpd_request *request);
 
 /* Starts listening on host:port (port 0 picks a free one) with `threads` pool threads, closing connections
-   idle for `timeout_seconds`, and limiting each connection's memory (and so the request line and headers)
-   to `connection_memory` bytes. Returns NULL with a message in error. */
+   idle for `timeout_seconds`, limiting each connection's memory (and so the request line and headers) to
+   `connection_memory` bytes and request bodies to `body_limit` bytes. Returns NULL with a message in error. */
 chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, unsigned timeout_seconds,
-                            size_t connection_memory, unsigned connection_limit, chttpd_handler handler, void *context,
-                            char *error, size_t error_size);
+                            size_t connection_memory, unsigned connection_limit, size_t body_limit,
+                            chttpd_handler handler, void *context, char *error, size_t error_size);
 
 /* The port the server listens on. */
 uint16_t chttpd_port(chttpd_server *server);
 
+/* Ends every open stream, then stops the server and frees it. */
 void chttpd_stop(chttpd_server *server);
 
-/* Adds a response header; call before chttpd_respond. Returns 0, or -1 when the header is invalid. */
+/* Adds a response header; call before responding. Returns 0, or -1 when the header is invalid. */
 int chttpd_add_header(chttpd_exchange *exchange, const char *name, const char *value);
 
 /* Queues the response; the body is copied. Returns 0, or -1 if it could not be queued. */
 int chttpd_respond(chttpd_exchange *exchange, unsigned status, const uint8_t *body, size_t length);
+
+/* Answers with a stream that stays open until the client leaves, the server stops, or chttpd_stream_end.
+   Returns the stream (the caller owns one reference: release it with chttpd_stream_release), or NULL. */
+chttpd_stream *chttpd_respond_stream(chttpd_exchange *exchange, unsigned status);
+
+/* Appends bytes to a stream; returns 0, or -1 when the stream has ended (the client left) or is backed up
+   past its buffer limit (it is then ended). Safe from any thread. */
+int chttpd_stream_send(chttpd_stream *stream, const uint8_t *data, size_t length);
+
+/* Ends a stream after what was sent so far. */
+void chttpd_stream_end(chttpd_stream *stream);
+
+/* Drops the caller's reference. */
+void chttpd_stream_release(chttpd_stream *stream);
 #endif

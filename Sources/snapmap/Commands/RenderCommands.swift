@@ -7,7 +7,7 @@ import Raster
 let renderCommand = Command(
     name: "render",
     summary: "render a PNG frame of a viewport (default: the scene's Williamsburg viewport, 393x852 pt @3x)",
-    usage: "render [--layers base,heat,pins] [--selected ID] [--now ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
+    usage: "render [--layers base,heat,pins] [--selected ID] [--viewer ID] [--clock ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
     options: ViewportOptions.specs + PinOptions.specs + [
         .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, heat, pins (default: base)"),
         .value("out", "F.png", "the PNG file to write"),
@@ -19,8 +19,10 @@ let renderCommand = Command(
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let viewport = try options.request.viewport(scene: engine.scene)
     try engine.checkFrame(viewport)
-    let frame = try engine.renderFrame(viewport, layers: options.request.layers(default: [.base]), selected: options.request.selected(scene: engine.scene),
-                                       now: options.request.now(scene: engine.scene, clock: Date()))
+    let layers = try options.request.layers(default: [.base])
+    let view = layers.contains(.pins) ? try LiveOptions.view(options, engine: engine) : nil
+    let frame = try engine.renderFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: options.request.selected(among: view?.friends ?? []),
+                                       now: view?.now ?? engine.scene.capturedAt)
     let png = try PNGCodec.encode(frame.canvas)
     var written = ["\(out) (\(frame.canvas.width)×\(frame.canvas.height) px)"]
     if let layoutOut = options.value("layout-out") {

@@ -1,16 +1,20 @@
 import Foundation
 import MapEngine
 import MapServer
+import LiveMap
 
 /// `snapmap serve`: the HTTP API and the web viewer.
 let serveCommand = Command(
     name: "serve",
-    summary: "serve frames, tiles, layouts, taps, zooms, route frames and the web viewer over HTTP",
-    usage: "serve [--host 127.0.0.1] [--port 8080] [--threads N]",
+    summary: "serve the live map (sign-in, locations, friends, frames, layouts, events), tiles and the web viewer over HTTP",
+    usage: "serve [--host 127.0.0.1] [--port 8080] [--threads N] [--db PATH] [--clock ISO8601|scene] [--demo]",
     options: [
         .value("host", "ADDR", "the IPv4 address to listen on (default 127.0.0.1)"),
         .value("port", "PORT", "the port, 0 for any free one (default 8080)"),
         .value("threads", "N", "worker threads, 1…64 (default: one per core)"),
+        LiveOptions.database,
+        .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
+        .flag("demo", "loopback only: seed when needed and print a viewer URL signed in as the scene's viewer"),
         .flag("stop-on-stdin-eof", "stop when standard input closes (for a supervising process, such as the tests)"),
         DataLocator.option,
     ]
@@ -18,8 +22,14 @@ let serveCommand = Command(
     let host = options.value("host") ?? "127.0.0.1"
     let port = try options.integer("port", in: 0...65535) ?? 8080
     let threads = try options.integer("threads", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+    let demo = options.flag("demo")
+    guard !demo || host == "127.0.0.1" else { throw UsageError(description: "--demo serves on loopback only (--host 127.0.0.1)") }
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-    let api = MapAPI(engine: engine)
+    let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
+    let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
+    let offset = start.timeIntervalSinceNow
+    let api = MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) })
+    api.eventHub.startSweeping()
     let server = try HTTPServer(host: host, port: UInt16(port), threads: threads) { request in
         let started = ContinuousClock.now
         let response = api.handle(request)
@@ -27,7 +37,9 @@ let serveCommand = Command(
         FileHandle.standardError.write(Data(String(format: "%@ %@ %d %.1fms\n", request.method, request.path, response.status, milliseconds).utf8))
         return response
     }
-    FileHandle.standardOutput.write(Data("listening on http://\(host):\(server.port) with \(threads) threads\n".utf8))
+    var banner = "listening on http://\(host):\(server.port) with \(threads) threads\n"
+    if demo { banner += "viewer: http://\(host):\(server.port)/#token=\(try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue))\n" }
+    FileHandle.standardOutput.write(Data(banner.utf8))
     ServeLoop.run(until: [SIGINT, SIGTERM], orStdinEOF: options.flag("stop-on-stdin-eof")) { server.stop() }
     return "stopped"
 }

@@ -1,0 +1,27 @@
+/// Why the live map refused a change or a question. Each case maps to one HTTP status; the message names the
+/// field and what it allows, and a refused change changed nothing.
+public enum LiveMapError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// A field is malformed or out of its range (400).
+    case invalid(field: String, message: String)
+    /// No such person, or one the caller may not know about: the two answer alike (404).
+    case notFound(id: String)
+    /// The change conflicts with the current state, such as adding an id that exists (409).
+    case conflict(message: String)
+    /// The store could not do its job (503: try again).
+    case unavailable(message: String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let field, let message): return "\(field): \(message)"
+        case .notFound(let id): return "no person \"\(id)\" among your friends and requests"
+        case .conflict(let message): return message
+        case .unavailable(let message): return "the live store is unavailable: \(message)"
+        }
+    }
+
+    /// The field at fault, when there is one.
+    public var field: String? {
+        if case .invalid(let field, _) = self { return field }
+        return nil
+    }
+}

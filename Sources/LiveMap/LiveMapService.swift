@@ -1,0 +1,179 @@
+import Foundation
+
+/// A friend the viewer may see now: who, where, and the viewer's details of the friendship.
+public struct VisibleFriend: Hashable, Sendable {
+    public let person: Person
+    public let fix: LocationFix
+    public let details: FriendDetails
+}
+
+/// A change whose effect on what people see must be re-evaluated.
+public enum LiveChange: Hashable, Sendable {
+    /// A person's fix or sharing settings changed: everyone related to them may see them differently.
+    case person(PersonID)
+    /// The relation between two people changed (asks or blocks): each may see the other differently.
+    case pair(PersonID, PersonID)
+}
+
+/// The live map's rules over a store: validation, friendships, blocks, sharing, locations, sign-in tokens and
+/// what each viewer may see (through `VisibilityRule` only). A refused change changes nothing.
+public final class LiveMapService: Sendable {
+    public static let palette = ["#0EADFF", "#F23C57", "#00B8A9", "#A05DCD", "#FF8A00", "#3CC28A", "#FF5FA2", "#5C6BC0"]
+    public static let maxPageSize = 1000
+
+    public let store: any LiveStore
+    private let observers = ObserverList<LiveChange>()
+
+    public init(store: any LiveStore) {
+        self.store = store
+    }
+
+    /// Calls `observer` after every change that can alter what someone sees.
+    public func observe(_ observer: @escaping @Sendable (LiveChange) -> Void) {
+        observers.add(observer)
+    }
+
+    // MARK: people
+
+    /// Adds a person (sharing off, as for every new person); a taken id is a conflict.
+    @discardableResult
+    public func addPerson(id: String, name: String, color: String? = nil, avatar: String? = nil) throws -> Person {
+        let personID = try PersonID(id)
+        let person = try Person(id: personID, name: name, color: color ?? Self.defaultColor(for: personID), avatar: avatar)
+        guard try store.addPerson(person, settings: .newPerson) else { throw LiveMapError.conflict(message: "id \"\(id)\" is taken") }
+        return person
+    }
+
+    /// The person with an id (for the operator); unknown ids are `notFound`.
+    public func person(_ id: String) throws -> Person {
+        let personID = try PersonID(id)
+        guard let person = try store.person(personID) else { throw LiveMapError.notFound(id: id) }
+        return person
+    }
+
+    public func people(after: String? = nil, limit: Int = maxPageSize) throws -> [Person] {
+        try store.people(after: after.map { try PersonID($0, field: "after") }, limit: min(max(limit, 1), Self.maxPageSize))
+    }
+
+    // MARK: friendships and blocks
+
+    /// `me` asks `other` to be friends, or accepts their request: friends when both have asked.
+    @discardableResult
+    public func requestFriend(_ me: PersonID, _ other: String, details: FriendDetails = FriendDetails()) throws -> RelationStatus {
+        let otherID = try counterpart(me, other, verb: "befriend")
+        guard try store.person(otherID) != nil, try !store.blocked(between: me, and: otherID) else { throw LiveMapError.notFound(id: other) }
+        try store.addAsk(from: me, to: otherID, details: details)
+        notify(.pair(me, otherID))
+        return try store.asks(from: otherID, to: me) ? .friends : .requested
+    }
+
+    /// Ends a friendship or withdraws or declines a request.
+    public func removeFriend(_ me: PersonID, _ other: String) throws {
+        let otherID = try counterpart(me, other, verb: "unfriend")
+        guard try store.asks(from: me, to: otherID) || store.asks(from: otherID, to: me) else { throw LiveMapError.notFound(id: other) }
+        try store.removeAsks(between: me, and: otherID)
+        notify(.pair(me, otherID))
+    }
+
+    /// Blocks a friend or someone with a pending request either way: the friendship ends and both are hidden.
+    public func block(_ me: PersonID, _ other: String) throws {
+        let otherID = try counterpart(me, other, verb: "block")
+        let related = try store.asks(from: me, to: otherID) || store.asks(from: otherID, to: me)
+        guard try related || store.blocked(between: me, and: otherID) else {
+            throw LiveMapError.notFound(id: other)
+        }
+        try store.addBlock(by: me, on: otherID)
+        notify(.pair(me, otherID))
+    }
+
+    /// Lifts a block `me` placed (the friendship does not come back by itself).
+    public func unblock(_ me: PersonID, _ other: String) throws {
+        let otherID = try counterpart(me, other, verb: "unblock")
+        guard try store.removeBlock(by: me, on: otherID) else { throw LiveMapError.notFound(id: other) }
+        notify(.pair(me, otherID))
+    }
+
+    public func relations(of me: PersonID) throws -> [Relation] {
+        try store.relations(of: me)
+    }
+
+    private func counterpart(_ me: PersonID, _ other: String, verb: String) throws -> PersonID {
+        let otherID = try PersonID(other)
+        guard otherID != me else { throw LiveMapError.invalid(field: "id", message: "you cannot \(verb) yourself") }
+        return otherID
+    }
+
+    // MARK: sharing and locations
+
+    public func sharing(of me: PersonID) throws -> SharingSettings {
+        guard let settings = try store.sharing(of: me) else { throw LiveMapError.notFound(id: me.rawValue) }
+        return settings
+    }
+
+    /// Replaces the parts of the settings that are given; timers start at `now`.
+    @discardableResult
+    public func setSharing(_ me: PersonID, ghost: String?, audience: (mode: String, ids: [String])?, now: Date) throws -> SharingSettings {
+        var settings = try sharing(of: me)
+        if let ghost { settings.ghost = try GhostMode.parse(ghost, now: now) }
+        if let audience { settings.audience = try Audience.parse(mode: audience.mode, ids: audience.ids) }
+        try store.setSharing(settings, of: me)
+        notify(.person(me))
+        return settings
+    }
+
+    /// Records a fix; one taken more than a minute after `now` is refused; one older than the stored fix is
+    /// ignored (returns false), so updates are idempotent and ordered by their own time.
+    @discardableResult
+    public func updateLocation(_ me: PersonID, fix: LocationFix, now: Date) throws -> Bool {
+        guard fix.takenAt <= now.addingTimeInterval(VisibilityRule.maxFixLead) else {
+            throw LiveMapError.invalid(field: "at", message: "is more than \(Int(VisibilityRule.maxFixLead)) s after the server's clock")
+        }
+        let kept = try store.recordFix(fix, of: me)
+        if kept { notify(.person(me)) }
+        return kept
+    }
+
+    // MARK: what a viewer sees
+
+    /// The friends `viewer` sees at `now`, in id order: exactly those the visibility rule allows.
+    public func visibleFriends(of viewer: PersonID, at now: Date) throws -> [VisibleFriend] {
+        try store.candidates(of: viewer).compactMap { Self.visible($0, at: now) }
+    }
+
+    /// One person as `viewer` sees them at `now`; nil when hidden or unknown (the two are the same answer).
+    public func visibleFriend(_ person: PersonID, of viewer: PersonID, at now: Date) throws -> VisibleFriend? {
+        try store.candidate(viewer: viewer, person: person).flatMap { Self.visible($0, at: now) }
+    }
+
+    static func visible(_ candidate: Candidate, at now: Date) -> VisibleFriend? {
+        guard VisibilityRule.isVisible(candidate.facts, at: now), let fix = candidate.facts.fix else { return nil }
+        return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details)
+    }
+
+    private func notify(_ change: LiveChange) {
+        observers.send(change)
+    }
+
+    static func defaultColor(for id: PersonID) -> String {
+        palette[Int(id.rawValue.utf8.reduce(UInt32(0)) { $0 &* 31 &+ UInt32($1) } % UInt32(palette.count))]
+    }
+}
+
+/// Observers called in the order they were added; safe to add from any thread.
+final class ObserverList<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [@Sendable (Value) -> Void] = []
+
+    func add(_ observer: @escaping @Sendable (Value) -> Void) {
+        lock.lock()
+        observers.append(observer)
+        lock.unlock()
+    }
+
+    func send(_ value: Value) {
+        lock.lock()
+        let current = observers
+        lock.unlock()
+        for observer in current { observer(value) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// How a person stands with someone they know: friends (both asked), or a request one way.
+public enum RelationStatus: String, Sendable, Codable {
+    case friends
+    /// I asked; they have not asked back.
+    case requested
+    /// They asked me; I have not answered.
+    case incoming
+}
+
+/// One friendship or pending request, as a person's friend list shows it (never a location).
+public struct Relation: Hashable, Sendable {
+    public let person: Person
+    public let status: RelationStatus
+
+    public init(person: Person, status: RelationStatus) {
+        self.person = person
+        self.status = status
+    }
+}
+
+/// What one side of a friendship records about it: the Snapstreak and whether the other is a best friend.
+public struct FriendDetails: Hashable, Sendable {
+    public static let snapstreakRange = 0...100_000
+    public let snapstreak: Int
+    public let bestFriend: Bool
+
+    public init(snapstreak: Int = 0, bestFriend: Bool = false) {
+        self.snapstreak = snapstreak
+        self.bestFriend = bestFriend
+    }
+}
+
+/// A person a viewer might see, with every fact the visibility rule needs and the viewer's details of the
+/// friendship. Stores return candidates; only the rule decides.
+public struct Candidate: Hashable, Sendable {
+    public let person: Person
+    public let facts: VisibilityFacts
+    public let details: FriendDetails
+
+    public init(person: Person, facts: VisibilityFacts, details: FriendDetails) {
+        self.person = person
+        self.facts = facts
+        self.details = details
+    }
+}
+
+/// Where the live state lives: people, asks (a friendship is two asks), blocks, sharing settings, the latest fix
+/// per person and sign-in token hashes. Implementations are durable (a returned write survives a crash of the
+/// process), never expose a half-applied change, and pass `LiveStoreConformance`. They validate nothing: the
+/// service above them does.
+public protocol LiveStore: AnyObject, Sendable {
+    /// Adds a person with their settings; false (and no change) when the id exists.
+    func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool
+    func person(_ id: PersonID) throws -> Person?
+    /// People in id order after `after`, at most `limit`.
+    func people(after: PersonID?, limit: Int) throws -> [Person]
+
+    /// Records that `from` asks `to` to be friends (or accepts), with `from`'s details; idempotent.
+    func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws
+    /// Removes the asks both ways.
+    func removeAsks(between first: PersonID, and second: PersonID) throws
+    /// Whether `from` asks `to`.
+    func asks(from: PersonID, to: PersonID) throws -> Bool
+    /// `blocker` blocks `blocked`, and the asks both ways go.
+    func addBlock(by blocker: PersonID, on blocked: PersonID) throws
+    /// Lifts a block; false when there was none.
+    func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool
+    /// Whether either blocks the other.
+    func blocked(between first: PersonID, and second: PersonID) throws -> Bool
+    /// The friendships and pending requests of a person, in id order.
+    func relations(of id: PersonID) throws -> [Relation]
+    /// Everyone with an ask either way: whose view a change of `id` can affect.
+    func related(to id: PersonID) throws -> [PersonID]
+
+    func sharing(of id: PersonID) throws -> SharingSettings?
+    func setSharing(_ settings: SharingSettings, of id: PersonID) throws
+    /// Keeps `fix` when it is newer than the stored one; returns whether it was kept.
+    func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool
+    func fix(of id: PersonID) throws -> LocationFix?
+
+    func addToken(hash: String, for id: PersonID) throws
+    func tokenOwner(hash: String) throws -> PersonID?
+    /// Removes every token of a person; returns how many.
+    func revokeTokens(of id: PersonID) throws -> Int
+
+    /// Everyone `viewer` asked, with the facts of each: the rule picks the visible ones.
+    func candidates(of viewer: PersonID) throws -> [Candidate]
+    /// The facts about one person for one viewer; nil when the person does not exist.
+    func candidate(viewer: PersonID, person: PersonID) throws -> Candidate?
+}

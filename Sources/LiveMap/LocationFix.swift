@@ -1,0 +1,53 @@
+import Foundation
+import GeoCore
+
+/// A person's location as their phone reported it: where, how precisely, when it was taken, and optionally a
+/// place name. Construction validates.
+public struct LocationFix: Hashable, Sendable {
+    public static let accuracyRange: ClosedRange<Double> = 0...100_000
+    public static let placeLength = 0...120
+
+    public let coordinate: Coordinate
+    public let accuracyMeters: Double
+    public let takenAt: Date
+    public let place: String?
+
+    public init(coordinate: Coordinate, accuracyMeters: Double, takenAt: Date, place: String? = nil) throws(LiveMapError) {
+        do {
+            try coordinate.checkProjectable()
+            try GeoError.check(accuracyMeters, "accuracyMeters", in: Self.accuracyRange)
+        } catch {
+            throw .invalid(field: error.field, message: error.description)
+        }
+        if let place {
+            guard Self.placeLength.contains(place.count), !place.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .invalid(field: "place", message: "must be at most \(Self.placeLength.upperBound) characters without control characters")
+            }
+        }
+        self.coordinate = coordinate
+        self.accuracyMeters = accuracyMeters
+        self.takenAt = takenAt
+        self.place = place
+    }
+
+    /// Builds a fix from raw numbers, naming `lat`, `lon` or `accuracyMeters` when one is wrong.
+    public init(lat: Double, lon: Double, accuracyMeters: Double, takenAt: Date, place: String? = nil) throws(LiveMapError) {
+        let coordinate: Coordinate
+        do {
+            coordinate = try Coordinate(lat: lat, lon: lon)
+        } catch {
+            throw .invalid(field: error.field, message: error.description)
+        }
+        try self.init(coordinate: coordinate, accuracyMeters: accuracyMeters, takenAt: takenAt, place: place)
+    }
+}
+
+extension GeoError {
+    /// The field the error names.
+    var field: String {
+        switch self {
+        case .notFinite(let field), .outOfRange(let field, _, _), .invalid(let field, _): return field
+        case .proj: return "coordinate"
+        }
+    }
+}

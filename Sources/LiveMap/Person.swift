@@ -1,0 +1,47 @@
+import Foundation
+
+/// Someone on the map: an id, a display name, an avatar colour and optionally an avatar image (a path under
+/// the data directory). Construction validates.
+public struct Person: Hashable, Sendable {
+    public static let nameLength = 1...64
+
+    public let id: PersonID
+    public let name: String
+    /// `#RRGGBB`.
+    public let color: String
+    public let avatar: String?
+
+    public init(id: PersonID, name: String, color: String, avatar: String? = nil) throws(LiveMapError) {
+        guard Self.nameLength.contains(name.count), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalid(field: "name", message: "must be \(Self.nameLength.lowerBound) to \(Self.nameLength.upperBound) characters, not blank")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0 != "\u{200D}" }) else {
+            throw .invalid(field: "name", message: "must not contain control characters")
+        }
+        guard color.utf8.count == 7, color.first == "#", color.dropFirst().allSatisfy(\.isHexDigit) else {
+            throw .invalid(field: "color", message: "must be #RRGGBB, got \"\(color.prefix(16))\"")
+        }
+        if let avatar {
+            guard !avatar.isEmpty, avatar.count <= 128, !avatar.hasPrefix("/"), !avatar.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
+                throw .invalid(field: "avatar", message: "must be a relative path inside the data directory without . or .. parts")
+            }
+        }
+        self.id = id
+        self.name = name
+        self.color = color
+        self.avatar = avatar
+    }
+
+    /// The first word of the name ("Jordan").
+    public var firstName: String { String(name.split(separator: " ").first ?? Substring(name)) }
+}
+
+extension Person {
+    /// For people read back from a store that validated them when they were written.
+    init(trusted id: PersonID, name: String, color: String, avatar: String?) {
+        self.id = id
+        self.name = name
+        self.color = color
+        self.avatar = avatar
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import GeoCore
+import SQLiteKit
+
+/// The embedded live store: one SQLite file in WAL mode, one writing thread with group commit, a pool of
+/// readers. A write returns after its transaction committed (and, with `synchronous`, reached the disk).
+public final class SQLiteLiveStore: LiveStore {
+    /// The schema version this code writes; older files are migrated, newer ones refused.
+    public static let schemaVersion = 1
+    static let migrations = [SQLiteSchema.version1]
+
+    public let path: String
+    private let writer: SQLiteWriter
+    private let readers: SQLiteReaderPool
+
+    /// Opens or creates the store at `path` (its directory is created). `synchronous` makes every commit wait
+    /// for the disk (survives power loss); without it a commit survives a crash of the process.
+    public init(path: String, synchronous: Bool = true) throws {
+        self.path = path
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL")")
+        try Self.migrate(database)
+        writer = SQLiteWriter(database: database)
+        readers = SQLiteReaderPool(path: path)
+    }
+
+    deinit {
+        writer.stop()
+    }
+
+    /// Brings the file to `schemaVersion`, one migration per transaction (safe when two processes open a new
+    /// file at once: each step re-reads the version inside its transaction).
+    static func migrate(_ database: SQLiteDatabase) throws {
+        while true {
+            let done: Bool = try database.transaction {
+                let version = try database.query("PRAGMA user_version").first?.first?.integer ?? 0
+                guard version <= schemaVersion else {
+                    throw LiveMapError.unavailable(message: "\(database.path) has schema version \(version); this snapmap knows up to \(schemaVersion)")
+                }
+                guard version < schemaVersion else { return true }
+                try database.execute(migrations[version])
+                try database.execute("PRAGMA user_version = \(version + 1)")
+                return false
+            }
+            if done { return }
+        }
+    }
+
+    @discardableResult
+    private func write<T: Sendable>(_ work: @escaping (SQLiteDatabase) throws -> T) throws -> T {
+        try writer.perform(work)
+    }
+
+    private func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try readers.read(body)
+    }
+
+    public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
+        let row: [SQLiteDatabase.Value] = [.text(person.id.rawValue), .text(person.name), .text(person.color), person.avatar.map { .text($0) } ?? .null]
+            + SQLiteSchema.values(settings)
+        return try write { database in
+            try database.change("INSERT OR IGNORE INTO people VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row) == 1
+        }
+    }
+
+    public func person(_ id: PersonID) throws -> Person? {
+        try read { database in
+            try database.query("SELECT id, name, color, avatar FROM people WHERE id = ?", [.text(id.rawValue)]).first.map(SQLiteSchema.person)
+        }
+    }
+
+    public func people(after: PersonID?, limit: Int) throws -> [Person] {
+        try read { database in
+            try database.query("SELECT id, name, color, avatar FROM people WHERE id > ? ORDER BY id LIMIT ?",
+                               [.text(after?.rawValue ?? ""), .integer(limit)]).map(SQLiteSchema.person)
+        }
+    }
+
+    public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
+        try write { database in
+            try database.change("INSERT INTO asks VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET snapstreak = excluded.snapstreak, best = excluded.best",
+                                [.text(from.rawValue), .text(to.rawValue), .integer(details.snapstreak), .integer(details.bestFriend ? 1 : 0)])
+        }
+    }
+
+    public func removeAsks(between first: PersonID, and second: PersonID) throws {
+        try write { database in
+            try database.change("DELETE FROM asks WHERE (from_id = ?1 AND to_id = ?2) OR (from_id = ?2 AND to_id = ?1)",
+                                [.text(first.rawValue), .text(second.rawValue)])
+        }
+    }
+
+    public func asks(from: PersonID, to: PersonID) throws -> Bool {
+        try read { database in
+            try !database.query("SELECT 1 FROM asks WHERE from_id = ? AND to_id = ?", [.text(from.rawValue), .text(to.rawValue)]).isEmpty
+        }
+    }
+
+    public func addBlock(by blocker: PersonID, on blocked: PersonID) throws {
+        try write { database in
+            try database.change("INSERT OR IGNORE INTO blocks VALUES (?, ?)", [.text(blocker.rawValue), .text(blocked.rawValue)])
+            try database.change("DELETE FROM asks WHERE (from_id = ?1 AND to_id = ?2) OR (from_id = ?2 AND to_id = ?1)",
+                                [.text(blocker.rawValue), .text(blocked.rawValue)])
+        }
+    }
+
+    public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {
+        try write { database in
+            try database.change("DELETE FROM blocks WHERE blocker = ? AND blocked = ?", [.text(blocker.rawValue), .text(blocked.rawValue)]) == 1
+        }
+    }
+
+    public func blocked(between first: PersonID, and second: PersonID) throws -> Bool {
+        try read { database in
+            try !database.query("SELECT 1 FROM blocks WHERE (blocker = ?1 AND blocked = ?2) OR (blocker = ?2 AND blocked = ?1)",
+                                [.text(first.rawValue), .text(second.rawValue)]).isEmpty
+        }
+    }
+
+    public func relations(of id: PersonID) throws -> [Relation] {
+        try read { database in
+            try database.query(SQLiteSchema.relationsQuery, [.text(id.rawValue)]).map { row in
+                let asked = row[4].integer == 1, theyAsked = row[5].integer == 1
+                return Relation(person: SQLiteSchema.person(row), status: asked && theyAsked ? .friends : asked ? .requested : .incoming)
+            }
+        }
+    }
+
+    public func related(to id: PersonID) throws -> [PersonID] {
+        try read { database in
+            try database.query("SELECT to_id FROM asks WHERE from_id = ?1 UNION SELECT from_id FROM asks WHERE to_id = ?1", [.text(id.rawValue)])
+                .compactMap { $0[0].text.map(PersonID.init(trusted:)) }
+        }
+    }
+
+    public func sharing(of id: PersonID) throws -> SharingSettings? {
+        try read { database in
+            try database.query("SELECT ghost, ghost_hours, ghost_until_ms, audience, audience_ids FROM people WHERE id = ?", [.text(id.rawValue)])
+                .first.map { SQLiteSchema.settings($0, from: 0) }
+        }
+    }
+
+    public func setSharing(_ settings: SharingSettings, of id: PersonID) throws {
+        try write { database in
+            try database.change("UPDATE people SET ghost = ?, ghost_hours = ?, ghost_until_ms = ?, audience = ?, audience_ids = ? WHERE id = ?",
+                                SQLiteSchema.values(settings) + [.text(id.rawValue)])
+        }
+    }
+
+    public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
+        let row: [SQLiteDatabase.Value] = [.text(id.rawValue), .real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters),
+                                           .integer(SQLiteSchema.milliseconds(fix.takenAt)), fix.place.map { .text($0) } ?? .null]
+        return try write { database in
+            try database.change("""
+                INSERT INTO fixes VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET lat = excluded.lat, lon = excluded.lon,
+                accuracy = excluded.accuracy, taken_ms = excluded.taken_ms, place = excluded.place WHERE excluded.taken_ms > fixes.taken_ms
+                """, row) == 1
+        }
+    }
+
+    public func fix(of id: PersonID) throws -> LocationFix? {
+        try read { database in
+            try database.query("SELECT lat, lon, accuracy, taken_ms, place FROM fixes WHERE id = ?", [.text(id.rawValue)]).first
+                .flatMap { SQLiteSchema.fix($0, from: 0) }
+        }
+    }
+
+    public func addToken(hash: String, for id: PersonID) throws {
+        try write { database in
+            try database.change("INSERT INTO tokens VALUES (?, ?)", [.text(hash), .text(id.rawValue)])
+        }
+    }
+
+    public func tokenOwner(hash: String) throws -> PersonID? {
+        try read { database in
+            try database.query("SELECT person FROM tokens WHERE hash = ?", [.text(hash)]).first?.first?.text.map(PersonID.init(trusted:))
+        }
+    }
+
+    public func revokeTokens(of id: PersonID) throws -> Int {
+        try write { database in
+            try database.change("DELETE FROM tokens WHERE person = ?", [.text(id.rawValue)])
+        }
+    }
+
+    public func candidates(of viewer: PersonID) throws -> [Candidate] {
+        try read { database in
+            try database.query(SQLiteSchema.candidatesQuery, [.text(viewer.rawValue)]).map { SQLiteSchema.candidate($0, viewer: viewer) }
+        }
+    }
+
+    public func candidate(viewer: PersonID, person: PersonID) throws -> Candidate? {
+        try read { database in
+            try database.query(SQLiteSchema.candidateQuery, [.text(viewer.rawValue), .text(person.rawValue)]).first
+                .map { SQLiteSchema.candidate($0, viewer: viewer) }
+        }
+    }
+}

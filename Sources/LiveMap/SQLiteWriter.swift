@@ -1,0 +1,122 @@
+import Foundation
+import SQLiteKit
+
+/// The one writing connection of a SQLite store, on its own thread, with group commit: writes that arrive
+/// together run in one transaction (each in its own savepoint, so one failing write rolls back only itself),
+/// and each caller returns only after the transaction that holds its write has committed.
+final class SQLiteWriter: @unchecked Sendable {
+    /// The most writes one transaction takes.
+    static let maxBatch = 512
+
+    private final class Job: @unchecked Sendable {
+        let work: (SQLiteDatabase) throws -> any Sendable
+        var result: Result<any Sendable, any Error> = .failure(LiveMapError.unavailable(message: "not run"))
+        let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping (SQLiteDatabase) throws -> any Sendable) {
+            self.work = work
+        }
+    }
+
+    private let database: SQLiteDatabase
+    private let condition = NSCondition()
+    private var pending: [Job] = []
+    private var stopped = false
+
+    init(database: SQLiteDatabase) {
+        self.database = database
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "snapmap-sqlite-writer"
+        thread.start()
+    }
+
+    /// Ends the writing thread once the queued writes are done.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs `work` inside a committed transaction and returns its result.
+    func perform<T: Sendable>(_ work: @escaping (SQLiteDatabase) throws -> T) throws -> T {
+        let job = Job { try work($0) }
+        condition.lock()
+        guard !stopped else {
+            condition.unlock()
+            throw LiveMapError.unavailable(message: "the store is closed")
+        }
+        pending.append(job)
+        condition.signal()
+        condition.unlock()
+        job.done.wait()
+        return try job.result.get() as! T
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while pending.isEmpty && !stopped { condition.wait() }
+            if pending.isEmpty && stopped {
+                condition.unlock()
+                return
+            }
+            let batch = Array(pending.prefix(Self.maxBatch))
+            pending.removeFirst(batch.count)
+            condition.unlock()
+            commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [Job]) {
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+            for job in batch {
+                try database.execute("SAVEPOINT write")
+                do {
+                    job.result = .success(try job.work(database))
+                    try database.execute("RELEASE write")
+                } catch {
+                    job.result = .failure(error)
+                    try database.execute("ROLLBACK TO write")
+                    try database.execute("RELEASE write")
+                }
+            }
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            for job in batch { job.result = .failure(LiveMapError.unavailable(message: "\(error)")) }
+        }
+        for job in batch { job.done.signal() }
+    }
+}
+
+/// Reading connections of a SQLite store in WAL mode, handed out one per caller at a time.
+final class SQLiteReaderPool: @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var idle: [SQLiteDatabase] = []
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        lock.lock()
+        let reused = idle.popLast()
+        lock.unlock()
+        let database: SQLiteDatabase
+        if let reused {
+            database = reused
+        } else {
+            database = try SQLiteDatabase(path: path)
+            try database.execute("PRAGMA query_only = 1")
+        }
+        defer {
+            lock.lock()
+            idle.append(database)
+            lock.unlock()
+        }
+        return try body(database)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GeoCore
+import LiveMap
+
+extension Friend {
+    /// A friend as the viewer sees them now: the store's person, their latest fix and the viewer's details.
+    public init(_ visible: VisibleFriend) {
+        self.init(id: visible.person.id.rawValue, name: visible.person.name, place: visible.fix.place ?? "",
+                  coordinate: visible.fix.coordinate, lastSeen: visible.fix.takenAt, snapstreak: visible.details.snapstreak,
+                  bestFriend: visible.details.bestFriend, color: visible.person.color, avatar: visible.person.avatar)
+    }
+}
+
+extension MapEngine {
+    /// The friends `viewer` sees at `now`, by the visibility rule, as the engine draws them.
+    public func friends(of viewer: PersonID, at now: Date, live: LiveMapService) throws -> [Friend] {
+        try live.visibleFriends(of: viewer, at: now).map(Friend.init)
+    }
+}
+
+/// Loads the Williamsburg fixture into a live store: the viewer and the fixture's friends, friendships with the
+/// viewer both ways (with their Snapstreaks and best-friend marks), each friend's fix at its fixture time, and the
+/// ghosted friend in Ghost Mode until turned off. Idempotent: running it twice changes nothing.
+public enum DemoSeed {
+    /// The accuracy given to the fixture's fixes, in metres.
+    public static let fixtureAccuracy = 10.0
+
+    /// The viewer's id in the store (the fixture's username).
+    public static func viewerID(_ scene: Scene) throws -> PersonID {
+        try PersonID(scene.viewer.username, field: "viewer.username")
+    }
+
+    /// Seeds when the viewer is missing from the store; returns whether it seeded.
+    @discardableResult
+    public static func seedIfNeeded(_ store: any LiveStore, scene: Scene) throws -> Bool {
+        guard try store.person(viewerID(scene)) == nil else { return false }
+        try seed(store, scene: scene)
+        return true
+    }
+
+    public static func seed(_ store: any LiveStore, scene: Scene) throws {
+        let viewer = try viewerID(scene)
+        let sharing = SharingSettings(ghost: .off, audience: .friends)
+        _ = try store.addPerson(Person(id: viewer, name: scene.viewer.name, color: LiveMapService.palette[0]), settings: sharing)
+        for friend in scene.friends + scene.ghosts {
+            let id = try PersonID(friend.id, field: "friends.\(friend.id).id")
+            let ghost = scene.ghosts.contains(friend)
+            _ = try store.addPerson(Person(id: id, name: friend.name, color: friend.color, avatar: friend.avatar),
+                                    settings: SharingSettings(ghost: ghost ? .untilTurnedOff : .off, audience: .friends))
+            let details = FriendDetails(snapstreak: friend.snapstreak, bestFriend: friend.bestFriend)
+            try store.addAsk(from: viewer, to: id, details: details)
+            try store.addAsk(from: id, to: viewer, details: details)
+            _ = try store.recordFix(LocationFix(coordinate: friend.coordinate, accuracyMeters: fixtureAccuracy, takenAt: friend.lastSeen,
+                                                place: friend.place), of: id)
+        }
+    }
+}

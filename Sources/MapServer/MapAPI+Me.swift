@@ -1,0 +1,112 @@
+import Foundation
+import GeoCore
+import LiveMap
+import MapEngine
+import PinLayout
+
+/// `/v1/me/…`: everything a signed-in person reads and changes. A token reads and changes its own person only.
+extension MapAPI {
+    static let unauthorized = MapAPI.json(401, ["error": "sign-in required: send Authorization: Bearer <token>"],
+                                          headers: [("WWW-Authenticate", "Bearer realm=\"snapmap\"")])
+
+    /// The person a request's bearer token signs in; nil for a missing, malformed, unknown or revoked token.
+    func signedIn(_ request: HTTPRequest) throws -> PersonID? {
+        guard let header = request.authorization, header.hasPrefix("Bearer ") else { return nil }
+        return try live.authenticate(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+    }
+
+    func me(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let me = try signedIn(request) else { return Self.unauthorized }
+        guard !request.bodyTooLarge else { return Self.json(413, ["error": "the body is larger than \(HTTPServer.bodyLimit) bytes"]) }
+        let path = String(request.path.dropFirst("/v1/me/".count))
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch (request.method, parts.first ?? "") {
+        case ("PUT", "location") where parts.count == 1: return try updateLocation(me, request)
+        case ("GET", "sharing") where parts.count == 1, ("HEAD", "sharing") where parts.count == 1: return try sharing(me)
+        case ("PUT", "sharing") where parts.count == 1: return try updateSharing(me, request)
+        case ("GET", "friends") where parts.count == 1, ("HEAD", "friends") where parts.count == 1: return try friends(me)
+        case ("POST", "friends") where parts.count == 2, ("DELETE", "friends") where parts.count == 2,
+             ("POST", "blocks") where parts.count == 2, ("DELETE", "blocks") where parts.count == 2:
+            return try relation(me, request.method, parts[0], parts[1])
+        case ("GET", "events") where parts.count == 1: return try eventStream(me)
+        case ("GET", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]), ("HEAD", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]):
+            return try map(me, request, answer: parts[0])
+        default:
+            guard let allowed = Self.allowedMethods(parts) else { return Self.json(404, ["error": "no such resource: \(request.path.prefix(80))"]) }
+            return Self.json(405, ["error": "method \(request.method.prefix(16)) is not allowed here; use \(allowed)"], headers: [("Allow", allowed)])
+        }
+    }
+
+    static let mapAnswers: Set<String> = ["layout.json", "frame.png", "hit", "zoom"]
+
+    static func allowedMethods(_ parts: [String]) -> String? {
+        switch (parts.first ?? "", parts.count) {
+        case ("location", 1): return "PUT"
+        case ("sharing", 1): return "GET, HEAD, PUT"
+        case ("friends", 1): return "GET, HEAD"
+        case ("friends", 2), ("blocks", 2): return "POST, DELETE"
+        case ("events", 1): return "GET"
+        case (let name, 1) where mapAnswers.contains(name): return "GET, HEAD"
+        default: return nil
+        }
+    }
+
+    private func updateLocation(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
+        if let wait = locationLimiter.take(me.rawValue) { return Self.tooMany(wait) }
+        let body = try JSONBody.decode(MeBodies.Location.self, from: request.body, allowed: MeBodies.Location.fields)
+        let now = clock()
+        let takenAt = try body.at.map { try MeBodies.time($0, field: "at") } ?? now
+        let fix = try LocationFix(lat: body.lat, lon: body.lon, accuracyMeters: body.accuracyMeters, takenAt: takenAt, place: body.place)
+        try live.updateLocation(me, fix: fix, now: now)
+        return HTTPResponse(status: 204, contentType: "application/json", body: [])
+    }
+
+    private func sharing(_ me: PersonID) throws -> HTTPResponse {
+        let settings = try live.sharing(of: me)
+        let now = clock()
+        var until: String?
+        if case .timed(_, let end) = settings.ghost, end > now { until = ISO8601DateFormatter().string(from: end) }
+        let answer = MeBodies.SharingAnswer(ghost: settings.ghost.name(at: now), ghostUntil: until,
+                                            audience: .init(mode: settings.audience.mode, ids: settings.audience.ids.map(\.rawValue)))
+        return try Self.encoded(answer, status: 200, headers: [("Cache-Control", "private, no-store")])
+    }
+
+    private func updateSharing(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
+        if let wait = writeLimiter.take(me.rawValue) { return Self.tooMany(wait) }
+        let body = try JSONBody.decode(MeBodies.Sharing.self, from: request.body, allowed: MeBodies.Sharing.fields)
+        guard body.ghost != nil || body.audience != nil else { throw JSONBody.Invalid(field: "body", message: "needs ghost, audience or both") }
+        try live.setSharing(me, ghost: body.ghost, audience: body.audience.map { ($0.mode, $0.ids ?? []) }, now: clock())
+        return try sharing(me)
+    }
+
+    private func friends(_ me: PersonID) throws -> HTTPResponse {
+        let list = try live.relations(of: me).map { MeBodies.FriendEntry(id: $0.person.id.rawValue, name: $0.person.name, status: $0.status.rawValue) }
+        return try Self.encoded(MeBodies.FriendList(friends: list), status: 200, headers: [("Cache-Control", "private, no-store")])
+    }
+
+    private func relation(_ me: PersonID, _ method: String, _ kind: String, _ other: String) throws -> HTTPResponse {
+        if let wait = writeLimiter.take(me.rawValue) { return Self.tooMany(wait) }
+        let other = other.removingPercentEncoding ?? other
+        switch (kind, method) {
+        case ("friends", "POST"):
+            let status = try live.requestFriend(me, other)
+            return try Self.encoded(MeBodies.FriendStatus(id: other, status: status.rawValue), status: 200)
+        case ("friends", _): try live.removeFriend(me, other)
+        case ("blocks", "POST"): try live.block(me, other)
+        default: try live.unblock(me, other)
+        }
+        return HTTPResponse(status: 204, contentType: "application/json", body: [])
+    }
+
+    private func eventStream(_ me: PersonID) throws -> HTTPResponse {
+        guard events.admits(me) else { return Self.tooMany(EventHub.sweepInterval) }
+        let hub = events
+        return HTTPResponse(status: 200, contentType: "text/event-stream", body: [],
+                            headers: [("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
+                            stream: { stream in hub.subscribe(me, stream: stream) })
+    }
+
+    static func tooMany(_ seconds: Double) -> HTTPResponse {
+        json(429, ["error": "too many requests; retry after the Retry-After seconds"], headers: [("Retry-After", String(max(1, Int(seconds.rounded(.up)))))])
+    }
+}

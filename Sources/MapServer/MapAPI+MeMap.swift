@@ -1,0 +1,55 @@
+import Foundation
+import GeoCore
+import LiveMap
+import MapEngine
+import PinLayout
+
+/// `/v1/me/layout.json`, `/frame.png`, `/hit` and `/zoom`: the four map answers for the signed-in viewer, made of
+/// the friends the visibility rule lets them see at the server's clock. ETags hash what is answered (or, for
+/// frames, everything drawn), so a revalidation never hides a change.
+extension MapAPI {
+    func map(_ me: PersonID, _ request: HTTPRequest, answer: String) throws -> HTTPResponse {
+        let parameters = RequestParameters(request.query)
+        let clockNow = clock()
+        let friends = try engine.friends(of: me, at: clockNow, live: live)
+        let now = Date(timeIntervalSince1970: (clockNow.timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let viewport = try parameters.viewport(scene: engine.scene)
+        let selected = try parameters.selected(among: friends)
+        let cacheControl = "private, no-cache"
+        switch answer {
+        case "frame.png":
+            let layers = try parameters.layers(default: [.base, .heat, .pins])
+            try engine.checkFrame(viewport)
+            let layout = layers.contains(.pins) ? try engine.layout(viewport, friends: friends, selected: selected, now: now) : nil
+            let drawn = friends.filter { friend in layout?.pins.contains { $0.id == friend.id } ?? false }.map { "\($0.id):\($0.color):\($0.avatar ?? "")" }
+            let tag = EntityTag.of([version, "frame", layers.map(\.rawValue).sorted().joined(separator: ","),
+                                    String(decoding: try layout.map(Self.jsonBytes) ?? [], as: UTF8.self)] + drawn)
+            return try conditional(request, tag: tag, cacheControl: cacheControl) {
+                try Self.png(engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now).canvas)
+            }
+        case "layout.json":
+            return try tagged(request, engine.layout(viewport, friends: friends, selected: selected, now: now), cacheControl: cacheControl)
+        case "hit":
+            let point = try parameters.point("at")
+            let layout = try engine.layout(viewport, friends: friends, selected: selected, now: now)
+            return try tagged(request, engine.hit(point, in: layout), cacheControl: cacheControl)
+        default:
+            let id = try parameters.required("friend")
+            let card = try parameters.number("card-height", in: 0...viewport.size.height)
+            let layout = try engine.layout(viewport, friends: friends, now: now)
+            return try tagged(request, engine.zoom(to: id, friends: friends, from: viewport, layout: layout, cardHeight: card), cacheControl: cacheControl)
+        }
+    }
+
+    /// A JSON answer whose ETag is the hash of its bytes.
+    private func tagged<T: Encodable>(_ request: HTTPRequest, _ value: T, cacheControl: String) throws -> HTTPResponse {
+        let body = try Self.jsonBytes(value)
+        return conditional(request, tag: EntityTag.of(bytes: body), cacheControl: cacheControl) {
+            HTTPResponse(status: 200, contentType: "application/json", body: body)
+        }
+    }
+
+    static func jsonBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try encoded(value, status: 200).body
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The JSON bodies of the signed-in endpoints, as clients send them.
+enum MeBodies {
+    struct Location: Decodable {
+        static let fields = ["lat", "lon", "accuracyMeters", "at", "place"]
+        let lat: Double
+        let lon: Double
+        let accuracyMeters: Double
+        let at: String?
+        let place: String?
+    }
+
+    struct Sharing: Decodable {
+        static let fields = ["ghost", "audience"]
+        struct AudienceBody: Decodable {
+            let mode: String
+            let ids: [String]?
+        }
+        let ghost: String?
+        let audience: AudienceBody?
+    }
+
+    struct FriendStatus: Encodable {
+        let id: String
+        let status: String
+    }
+
+    struct SharingAnswer: Encodable {
+        struct AudienceAnswer: Encodable {
+            let mode: String
+            let ids: [String]
+        }
+        let ghost: String
+        let ghostUntil: String?
+        let audience: AudienceAnswer
+    }
+
+    struct FriendEntry: Encodable {
+        let id: String
+        let name: String
+        let status: String
+    }
+
+    struct FriendList: Encodable {
+        let friends: [FriendEntry]
+    }
+
+    /// An ISO 8601 time (fractional seconds allowed), naming `field` when malformed.
+    static func time(_ text: String, field: String) throws -> Date {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard text.count <= 40, let date = plain.date(from: text) ?? fractional.date(from: text) else {
+            throw JSONBody.Invalid(field: field, message: "must be an ISO 8601 time such as 2026-11-29T18:00:00Z")
+        }
+        return date
+    }
+}

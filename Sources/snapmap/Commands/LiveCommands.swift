@@ -1,0 +1,120 @@
+import Foundation
+import GeoCore
+import LiveMap
+import MapEngine
+
+/// `snapmap users add|list|token|revoke`: the operator's view of people and their sign-in tokens.
+let usersCommand = Command(
+    name: "users",
+    summary: "the operator's people: add ID --name N, list, token ID (mint a sign-in token), revoke ID",
+    usage: "users add ID --name NAME [--color #RRGGBB] | users list | users token ID | users revoke ID  [--db PATH]",
+    options: [.value("name", "NAME", "the display name (1–64 characters)"), .value("color", "#RRGGBB", "the avatar colour"),
+              LiveOptions.database, DataLocator.option],
+    positional: "ACTION [ID]"
+) { options in
+    let arguments = try options.positionals()
+    let (scene, directory) = try LiveOptions.scene(options)
+    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    switch (arguments[0], arguments.count) {
+    case ("add", 2):
+        let person = try live.addPerson(id: arguments[1], name: options.required("name"), color: options.value("color"))
+        return "added \(person.id) (\(person.name)); sharing is off until they turn Ghost Mode off"
+    case ("list", 1):
+        return try live.people().map { "\($0.id)\t\($0.name)\t\($0.color)" }.joined(separator: "\n")
+    case ("token", 2):
+        return try live.mintToken(for: arguments[1])
+    case ("revoke", 2):
+        return "revoked \(try live.revokeTokens(of: arguments[1])) tokens of \(arguments[1])"
+    default:
+        throw UsageError(description: "expected add ID, list, token ID or revoke ID")
+    }
+}
+
+/// `snapmap friends add|remove A B`, `friends list ID`: friendships as the operator sets them.
+let friendsCommand = Command(
+    name: "friends",
+    summary: "the operator's friendships: add A B (both ask: friends), remove A B, list ID",
+    usage: "friends add A B | friends remove A B | friends list ID  [--db PATH]",
+    options: [LiveOptions.database, DataLocator.option],
+    positional: "ACTION IDS"
+) { options in
+    let arguments = try options.positionals()
+    let (scene, directory) = try LiveOptions.scene(options)
+    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    switch (arguments[0], arguments.count) {
+    case ("add", 3):
+        let first = try live.person(arguments[1]).id
+        let second = try live.person(arguments[2]).id
+        try live.requestFriend(first, second.rawValue)
+        return "\(first) and \(second) are \(try live.requestFriend(second, first.rawValue).rawValue)"
+    case ("remove", 3):
+        try live.removeFriend(try live.person(arguments[1]).id, arguments[2])
+        return "\(arguments[1]) and \(arguments[2]) are no longer friends"
+    case ("list", 2):
+        return try live.relations(of: live.person(arguments[1]).id).map { "\($0.person.id)\t\($0.person.name)\t\($0.status.rawValue)" }
+            .joined(separator: "\n")
+    default:
+        throw UsageError(description: "expected add A B, remove A B or list ID")
+    }
+}
+
+/// `snapmap seed`: loads the Williamsburg fixture into the store (done by itself when the store is new).
+let seedCommand = Command(
+    name: "seed",
+    summary: "load Data/williamsburg into the live store (Sam, his nine friends, their fixes; idempotent)",
+    usage: "seed [--db PATH]",
+    options: [LiveOptions.database, DataLocator.option]
+) { options in
+    let (scene, directory) = try LiveOptions.scene(options)
+    let path = LiveOptions.databasePath(options, dataDirectory: directory)
+    let store = try SQLiteLiveStore(path: path)
+    try DemoSeed.seed(store, scene: scene)
+    return "seeded \(path): \(scene.viewer.username) and \(scene.friends.count + scene.ghosts.count) friends"
+}
+
+/// `snapmap locate ID --at LAT,LON`: records a person's fix, as their phone would.
+let locateCommand = Command(
+    name: "locate",
+    summary: "record a person's location fix (as their phone would send it)",
+    usage: "locate ID --at LAT,LON [--accuracy M] [--taken ISO8601] [--place TEXT] [--clock ISO8601|scene] [--db PATH]",
+    options: [.value("at", "LAT,LON", "where, in degrees"), .value("accuracy", "M", "accuracy in metres (default 10)"),
+              .value("taken", "ISO8601", "when the fix was taken (default: the clock)"), .value("place", "TEXT", "a place name"),
+              LiveOptions.clock, LiveOptions.database, DataLocator.option],
+    positional: "ID"
+) { options in
+    let (scene, directory) = try LiveOptions.scene(options)
+    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    let person = try live.person(options.positional())
+    let coordinate = try Coordinate(parsing: options.required("at"), field: "--at")
+    let now = try options.request.clock(scene: scene, default: Date())
+    let taken = try options.request.clock(scene: scene, default: now, name: "taken")
+    let accuracy = try options.request.number("accuracy", in: LocationFix.accuracyRange) ?? DemoSeed.fixtureAccuracy
+    let kept = try live.updateLocation(person.id, fix: LocationFix(coordinate: coordinate, accuracyMeters: accuracy, takenAt: taken,
+                                                                   place: options.value("place")), now: now)
+    return kept ? "\(person.id) is at \(coordinate)" : "ignored: \(person.id) has a newer fix"
+}
+
+/// `snapmap sharing ID [--ghost …] [--audience …]`: shows or changes a person's sharing settings.
+let sharingCommand = Command(
+    name: "sharing",
+    summary: "show or change a person's sharing: Ghost Mode (off, 3h, 24h, untilOff) and audience",
+    usage: "sharing ID [--ghost off|3h|24h|untilOff] [--audience friends|friendsExcept:A,B|only:A,B] [--clock ISO8601|scene] [--db PATH]",
+    options: [.value("ghost", "MODE", "off, 3h, 24h or untilOff"), .value("audience", "MODE[:IDS]", "friends, friendsExcept:A,B or only:A,B"),
+              LiveOptions.clock, LiveOptions.database, DataLocator.option],
+    positional: "ID"
+) { options in
+    let (scene, directory) = try LiveOptions.scene(options)
+    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    let person = try live.person(options.positional())
+    let now = try options.request.clock(scene: scene, default: Date())
+    let audience = options.value("audience").map { text -> (mode: String, ids: [String]) in
+        let parts = text.split(separator: ":", maxSplits: 1)
+        return (String(parts.first ?? ""), parts.count > 1 ? parts[1].split(separator: ",").map(String.init) : [])
+    }
+    var settings = try live.sharing(of: person.id)
+    if options.value("ghost") != nil || audience != nil {
+        settings = try live.setSharing(person.id, ghost: options.value("ghost"), audience: audience, now: now)
+    }
+    let ids = settings.audience.ids.map(\.rawValue).joined(separator: ",")
+    return "\(person.id): ghost \(settings.ghost.name(at: now)), audience \(settings.audience.mode)\(ids.isEmpty ? "" : ":" + ids)"
+}

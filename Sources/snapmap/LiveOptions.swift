@@ -1,0 +1,39 @@
+import Foundation
+import LiveMap
+import MapEngine
+
+/// The options of commands that read or change the live store: where it is, whose view, and the clock.
+enum LiveOptions {
+    static let database = OptionSpec.value("db", "PATH", "the live store, a SQLite file (default: var/snapmap.db beside Data/)")
+    static let clock = OptionSpec.value("clock", "ISO8601|scene", "the server's clock (default: the real clock; \"scene\": the fixture's capture time)")
+    static let viewer = OptionSpec.value("viewer", "ID", "whose map (default: the scene's viewer, samriv)")
+    static let viewSpecs = [database, clock, viewer]
+
+    /// The store file: `--db`, else `var/snapmap.db` beside the data directory.
+    static func databasePath(_ options: ParsedOptions, dataDirectory: URL) -> String {
+        options.value("db") ?? dataDirectory.standardizedFileURL.deletingLastPathComponent().appendingPathComponent("var/snapmap.db").path
+    }
+
+    /// Opens the store, seeding it from the fixture when it is new.
+    static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene) throws -> LiveMapService {
+        let path = databasePath(options, dataDirectory: dataDirectory)
+        guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
+        let store = try SQLiteLiveStore(path: path)
+        try DemoSeed.seedIfNeeded(store, scene: scene)
+        return LiveMapService(store: store)
+    }
+
+    /// The scene alone (for commands that need no base map).
+    static func scene(_ options: ParsedOptions) throws -> (Scene, URL) {
+        let directory = try DataLocator.directory(options)
+        return (try SceneLoader(dataDirectory: directory).load(), directory)
+    }
+
+    /// The viewer's id (`--viewer`, default the scene's), the clock and the friends they see then.
+    static func view(_ options: ParsedOptions, engine: MapEngine) throws -> (viewer: PersonID, now: Date, friends: [Friend]) {
+        let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
+        let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
+        let now = try options.request.clock(scene: engine.scene, default: Date())
+        return (viewer, now, try engine.friends(of: viewer, at: now, live: live))
+    }
+}
