@@ -25,7 +25,7 @@ final class SQLiteWriter: @unchecked Sendable {
 
     init(database: SQLiteDatabase) {
         self.database = database
-        let thread = Thread { [unowned self] in self.loop() }
+        let thread = Thread { self.loop() }
         thread.name = "snapmap-sqlite-writer"
         thread.start()
     }

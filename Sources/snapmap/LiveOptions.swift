@@ -4,14 +4,14 @@ import MapEngine
 
 /// The options of commands that read or change the live store: where it is, whose view, and the clock.
 enum LiveOptions {
-    static let database = OptionSpec.value("db", "PATH", "the live store, a SQLite file (default: var/snapmap.db beside Data/)")
+    static let database = OptionSpec.value("db", "PATH", "the live store, a SQLite file (default: $SNAPMAP_DB, else var/snapmap.db beside Data/)")
     static let clock = OptionSpec.value("clock", "ISO8601|scene", "the server's clock (default: the real clock; \"scene\": the fixture's capture time)")
     static let viewer = OptionSpec.value("viewer", "ID", "whose map (default: the scene's viewer, samriv)")
     static let viewSpecs = [database, clock, viewer]
 
-    /// The store file: `--db`, else `var/snapmap.db` beside the data directory.
+    /// The store file: `--db`, else `$SNAPMAP_DB`, else `var/snapmap.db` beside the data directory.
     static func databasePath(_ options: ParsedOptions, dataDirectory: URL) -> String {
-        options.value("db") ?? dataDirectory.standardizedFileURL.deletingLastPathComponent().appendingPathComponent("var/snapmap.db").path
+        options.value("db") ?? ProcessInfo.processInfo.environment["SNAPMAP_DB"] ?? dataDirectory.standardizedFileURL.deletingLastPathComponent().appendingPathComponent("var/snapmap.db").path
     }
 
     /// Opens the store, seeding it from the fixture when it is new.

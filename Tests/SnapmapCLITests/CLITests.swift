@@ -94,10 +94,14 @@ struct CLITests {
         }
     }
 
-    func runArray(_ arguments: [String]) throws -> Result {
+    /// One live store for this test process (seeded by the first command that opens it), never the checkout's.
+    static let database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-cli-\(UUID().uuidString)/live.db").path
+
+    func runArray(_ arguments: [String], database: String = CLITests.database) throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["SNAPMAP_DB": database]) { $1 }
         process.currentDirectoryURL = Self.packageRoot
         let out = Pipe()
         let err = Pipe()
@@ -133,7 +137,7 @@ struct PinCLITests {
     private let cli = CLITests()
 
     @Test func layoutHitAndZoomAnswerForJordan() throws {
-        let layout = try cli.run("layout", "--now", "scene")
+        let layout = try cli.run("layout", "--clock", "scene")
         #expect(layout.status == 0)
         let json = try layout.json()
         let pins = try #require(json["pins"] as? [[String: Any]])
@@ -143,10 +147,10 @@ struct PinCLITests {
         let rect = try #require(jordan["avatarRect"] as? [String: Double])
         let x = rect["x"]! + rect["width"]! / 2
         let y = rect["y"]! + rect["height"]! / 2
-        let hit = try cli.run("hit", "--at", "\(x),\(y)")
+        let hit = try cli.run("hit", "--at", "\(x),\(y)", "--clock", "scene")
         let hitID = try hit.json()["id"] as? String
         #expect(hit.status == 0 && hitID == "jordan")
-        let zoom = try cli.run("zoom", "--friend", "jordan")
+        let zoom = try cli.run("zoom", "--friend", "jordan", "--clock", "scene")
         #expect(zoom.status == 0)
         let answer = try zoom.json()
         #expect((answer["camera"] as? [String: Any])?["zoom"] as? Double == 16.5)
@@ -155,9 +159,10 @@ struct PinCLITests {
 
     @Test(arguments: [
         (["hit", "--at", "12"], "X,Y"),
-        (["zoom", "--friend", "rae"], "unknown friend"),
-        (["layout", "--selected", "rae"], "unknown friend"),
-        (["layout", "--now", "yesterday"], "ISO 8601"),
+        (["zoom", "--friend", "rae", "--clock", "scene"], "no visible friend"),
+        (["zoom", "--friend", "nobody", "--clock", "scene"], "no visible friend"),
+        (["layout", "--selected", "rae", "--clock", "scene"], "no visible friend"),
+        (["layout", "--clock", "yesterday"], "ISO 8601"),
         (["render", "--layers", "base,clouds", "--out", "/tmp/x.png"], "unknown layer"),
         (["render", "--zoom", "25", "--out", "/tmp/x.png"], "zoom"),
         (["render", "--size", "9000x100", "--out", "/tmp/x.png"], "size.width"),

@@ -1,0 +1,121 @@
+import Foundation
+import GeoCore
+import LiveMap
+import Testing
+
+/// What every `LiveStore` must do, run against each implementation: a fresh, empty store per call.
+enum StoreConformance {
+    static let t0 = Date(timeIntervalSince1970: 1_796_000_000)
+
+    static func person(_ id: String, _ name: String? = nil) throws -> Person {
+        try Person(id: PersonID(id), name: name ?? id.capitalized, color: "#0EADFF")
+    }
+
+    static func fix(_ lat: Double, _ lon: Double, at seconds: Double) throws -> LocationFix {
+        try LocationFix(lat: lat, lon: lon, accuracyMeters: 8, takenAt: t0.addingTimeInterval(seconds), place: "Somewhere")
+    }
+
+    static func run(_ store: any LiveStore) throws {
+        let (ann, bob, cat) = (try PersonID("ann"), try PersonID("bob"), try PersonID("cat"))
+        #expect(try store.addPerson(person("ann", "Ann Lee"), settings: .newPerson))
+        #expect(try !store.addPerson(person("ann", "Someone Else"), settings: .newPerson), "an id is added once")
+        #expect(try store.person(ann)?.name == "Ann Lee")
+        #expect(try store.addPerson(person("bob"), settings: SharingSettings(ghost: .off, audience: .friends)))
+        #expect(try store.addPerson(person("cat"), settings: SharingSettings(ghost: .off, audience: .only([ann]))))
+        #expect(try store.people(after: nil, limit: 2).map(\.id) == [ann, bob])
+        #expect(try store.people(after: bob, limit: 10).map(\.id) == [cat])
+        #expect(try store.person(PersonID("nobody")) == nil)
+
+        // Settings round trip, timers included.
+        let timed = SharingSettings(ghost: .timed(hours: 3, until: t0.addingTimeInterval(3 * 3600)), audience: .friendsExcept([bob, cat]))
+        try store.setSharing(timed, of: ann)
+        #expect(try store.sharing(of: ann) == timed)
+        #expect(try store.sharing(of: cat)?.audience == .only([ann]))
+
+        // Friendship is two asks; details belong to the asker.
+        try store.addAsk(from: ann, to: bob, details: FriendDetails(snapstreak: 12, bestFriend: true))
+        #expect(try store.asks(from: ann, to: bob) && !store.asks(from: bob, to: ann))
+        #expect(try store.relations(of: ann).map(\.status) == [.requested])
+        #expect(try store.relations(of: bob).map(\.status) == [.incoming])
+        try store.addAsk(from: bob, to: ann, details: FriendDetails())
+        try store.addAsk(from: ann, to: bob, details: FriendDetails(snapstreak: 13, bestFriend: true))
+        #expect(try store.relations(of: ann).map { $0.person.id } == [bob] && store.relations(of: ann).first?.status == .friends)
+        #expect(try Set(store.related(to: bob)) == [ann])
+
+        // Fixes: only newer ones are kept.
+        #expect(try store.recordFix(fix(40.71, -73.96, at: -60), of: bob))
+        #expect(try !store.recordFix(fix(40.0, -73.0, at: -120), of: bob), "an older fix is ignored")
+        #expect(try !store.recordFix(fix(40.0, -73.0, at: -60), of: bob), "the same time again is ignored")
+        #expect(try store.fix(of: bob) == fix(40.71, -73.96, at: -60))
+        #expect(try store.recordFix(fix(40.72, -73.95, at: 0), of: bob))
+        #expect(try store.fix(of: bob)?.coordinate.lat == 40.72)
+
+        // Candidates carry the facts the rule needs.
+        let candidates = try store.candidates(of: ann)
+        #expect(candidates.map(\.person.id) == [bob])
+        let facts = try #require(candidates.first?.facts)
+        let latest = try fix(40.72, -73.95, at: 0)
+        #expect(facts.viewerAsked && facts.personAsked && !facts.blocked && facts.fix == latest)
+        #expect(candidates.first?.details == FriendDetails(snapstreak: 13, bestFriend: true))
+        let single = try #require(try store.candidate(viewer: bob, person: ann))
+        #expect(single.facts.settings == timed && single.facts.fix == nil && single.facts.personAsked)
+        #expect(try store.candidate(viewer: ann, person: cat)?.facts.viewerAsked == false)
+        #expect(try store.candidate(viewer: ann, person: PersonID("nobody")) == nil)
+
+        // Blocks end the friendship and are seen from both sides.
+        try store.addAsk(from: cat, to: ann, details: FriendDetails())
+        try store.addBlock(by: ann, on: cat)
+        #expect(try store.blocked(between: cat, and: ann) && !store.asks(from: cat, to: ann))
+        #expect(try store.relations(of: ann).map(\.person.id) == [bob])
+        #expect(try store.removeBlock(by: ann, on: cat) && !store.removeBlock(by: ann, on: cat))
+        #expect(try !store.blocked(between: ann, and: cat))
+        try store.removeAsks(between: bob, and: ann)
+        #expect(try store.relations(of: ann).isEmpty && store.candidates(of: ann).isEmpty)
+
+        // Tokens are looked up by hash and revoked per person.
+        try store.addToken(hash: "h1", for: ann)
+        try store.addToken(hash: "h2", for: ann)
+        try store.addToken(hash: "h3", for: bob)
+        #expect(try store.tokenOwner(hash: "h2") == ann && store.tokenOwner(hash: "nope") == nil)
+        #expect(try store.revokeTokens(of: ann) == 2)
+        #expect(try store.tokenOwner(hash: "h1") == nil && store.tokenOwner(hash: "h3") == bob)
+    }
+}
+
+@Suite("The SQLite live store")
+struct SQLiteStoreTests {
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-live-\(UUID().uuidString)/live.db").path
+    }
+
+    @Test func passesTheConformanceSuite() throws {
+        try StoreConformance.run(SQLiteLiveStore(path: Self.temporaryPath()))
+    }
+
+    @Test func reopeningKeepsEverythingAndTheSchemaVersion() throws {
+        let path = Self.temporaryPath()
+        do {
+            let store = try SQLiteLiveStore(path: path)
+            _ = try store.addPerson(StoreConformance.person("ann"), settings: .newPerson)
+            _ = try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann"))
+        }
+        let reopened = try SQLiteLiveStore(path: path)
+        #expect(try reopened.fix(of: PersonID("ann")) == StoreConformance.fix(40.7, -73.9, at: 0))
+        #expect(SQLiteLiveStore.schemaVersion == 1)
+    }
+
+    @Test func concurrentWritersAllLand() async throws {
+        let store = try SQLiteLiveStore(path: Self.temporaryPath(), synchronous: false)
+        let ids = try (0..<40).map { try PersonID("p\($0)") }
+        for id in ids { _ = try store.addPerson(Person(id: id, name: id.rawValue, color: "#000000"), settings: .newPerson) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, id) in ids.enumerated() {
+                group.addTask {
+                    for step in 0..<25 { _ = try store.recordFix(StoreConformance.fix(40 + Double(index) / 100, -73, at: Double(step)), of: id) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for id in ids { #expect(try store.fix(of: id)?.takenAt == StoreConformance.t0.addingTimeInterval(24)) }
+    }
+}
