@@ -15,8 +15,8 @@ struct HTTPTests {
     @Test(arguments: [
         ("/healthz", "application/json"), ("/tiles.json", "application/json"), ("/tiles/14/4826/6157.png", "image/png"),
         ("/tiles/14/4826/6157@2x.png", "image/png"), ("/heat/15/9652/12314.png", "image/png"),
-        ("/v1/frame.png?scale=1&now=scene", "image/png"), ("/v1/layout.json?now=scene", "application/json"),
-        ("/v1/hit?at=10,10", "application/json"), ("/v1/zoom?friend=jordan", "application/json"),
+        ("/v1/me/frame.png?scale=1", "image/png"), ("/v1/me/layout.json", "application/json"),
+        ("/v1/me/hit?at=10,10", "application/json"), ("/v1/me/zoom?friend=jordan", "application/json"),
         ("/v1/route/frame.png?route=lucias&scale=1", "image/png"), ("/v1/route/state.json?route=sakura&progress=0.5", "application/json"),
         ("/", "text/html; charset=utf-8"), ("/leaflet.html", "text/html; charset=utf-8"), ("/static/viewer.js", "text/javascript; charset=utf-8"),
         ("/leaflet/leaflet.js", "text/javascript; charset=utf-8"),
@@ -37,11 +37,11 @@ struct HTTPTests {
         #expect(headers["cache-control"]?.contains("max-age=86400") == true)
         let (status, again, body) = try await server.fetch("/tiles/15/9652/12314.png", headers: ["If-None-Match": tag])
         #expect(status == 304 && body.isEmpty && again["etag"] == tag)
-        let (frameStatus, frameHeaders, _) = try await server.fetch("/v1/layout.json?now=scene")
+        let (frameStatus, frameHeaders, _) = try await server.fetch("/v1/me/layout.json")
         let frameTag = try #require(frameHeaders["etag"])
         #expect(frameStatus == 200)
-        #expect(try await server.fetch("/v1/layout.json?now=scene", headers: ["If-None-Match": frameTag]).0 == 304)
-        #expect(try await server.fetch("/v1/layout.json?now=scene&zoom=15", headers: ["If-None-Match": frameTag]).0 == 200, "other inputs, other tag")
+        #expect(try await server.fetch("/v1/me/layout.json", headers: ["If-None-Match": frameTag]).0 == 304)
+        #expect(try await server.fetch("/v1/me/layout.json?zoom=15", headers: ["If-None-Match": frameTag]).0 == 200, "other inputs, other tag")
     }
 
     @Test func tileJSONDescribesTheTiles() async throws {
@@ -54,9 +54,9 @@ struct HTTPTests {
     }
 
     @Test(arguments: [
-        ("/v1/frame.png?zoom=40", "zoom"), ("/v1/frame.png?size=9000x9000", "size.width"), ("/v1/frame.png?center=95,0", "center.lat"),
-        ("/v1/frame.png?scale=4&size=8000x8000", "size"), ("/v1/hit?at=abc", "at"), ("/v1/zoom?friend=rae", "friend"),
-        ("/v1/layout.json?selected=rae", "selected"), ("/v1/frame.png?layers=clouds", "layers"), ("/tiles/25/1/1.png", "tile"),
+        ("/v1/me/frame.png?zoom=40", "zoom"), ("/v1/me/frame.png?size=9000x9000", "size.width"), ("/v1/me/frame.png?center=95,0", "center.lat"),
+        ("/v1/me/frame.png?scale=4&size=8000x8000", "size"), ("/v1/me/hit?at=abc", "at"), ("/v1/me/layout.json?zoom=nan", "zoom"),
+        ("/v1/me/layout.json?selected=rae", "selected"), ("/v1/me/frame.png?layers=clouds", "layers"), ("/tiles/25/1/1.png", "tile"),
         ("/v1/route/state.json?route=lucias&progress=2", "progress"), ("/v1/route/frame.png?route=nowhere", "route"),
         ("/v1/route/frame.png?route=lucias&sheet=0.95", "sheet"),
     ])
@@ -76,6 +76,8 @@ struct HTTPTests {
         #expect(missing == 404 && headers["content-type"] == "application/json" && error["error"] != nil)
         let (method, methodHeaders, _) = try await server.fetch("/healthz", method: "DELETE")
         #expect(method == 405 && methodHeaders["allow"] == "GET, HEAD")
+        let (meMethod, meHeaders, _) = try await server.fetch("/v1/me/location", method: "GET")
+        #expect(meMethod == 405 && meHeaders["allow"] == "PUT")
         #expect(try await server.fetch("/static/../../etc/passwd").0 == 404)
         #expect(try await server.fetch("/healthz").0 == 200, "still serving")
     }
@@ -89,8 +91,8 @@ struct HTTPTests {
                     switch index % 4 {
                     case 0: let r = try await server.fetch("/tiles/15/9651/12313.png"); return (r.0, r.2 == expected)
                     case 1: let r = try await server.fetch("/healthz"); return (r.0, !r.2.isEmpty)
-                    case 2: let r = try await server.fetch("/v1/hit?at=\(index),\(index * 2)&now=scene"); return (r.0, !r.2.isEmpty)
-                    default: let r = try await server.fetch("/v1/frame.png?zoom=25"); return (r.0 == 400 ? 200 : r.0, r.0 == 400)
+                    case 2: let r = try await server.fetch("/v1/me/hit?at=\(index),\(index * 2)"); return (r.0, !r.2.isEmpty)
+                    default: let r = try await server.fetch("/v1/me/frame.png?zoom=25"); return (r.0 == 400 ? 200 : r.0, r.0 == 400)
                     }
                 }
             }

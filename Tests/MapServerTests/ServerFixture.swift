@@ -9,6 +9,12 @@ final class ServerFixture: Sendable {
     static let shared = Result { try ServerFixture() }
 
     let base: URL
+    /// The scene viewer's (Sam's) token, from `serve --demo`.
+    let token: String
+    /// The server's live store, for the operator's commands.
+    let database: String
+    let executable: URL
+    let root: URL
     private let process: Process
     private let input: Pipe
 
@@ -19,7 +25,10 @@ final class ServerFixture: Sendable {
         if !FileManager.default.isExecutableFile(atPath: executable.path) { executable = root.appendingPathComponent(".build/debug/snapmap") }
         process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--port", "0", "--stop-on-stdin-eof"]
+        database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString)/live.db").path
+        self.executable = executable
+        self.root = root
+        process.arguments = ["serve", "--port", "0", "--demo", "--db", database, "--stop-on-stdin-eof"]
         process.currentDirectoryURL = root
         input = Pipe()
         let output = Pipe()
@@ -27,17 +36,46 @@ final class ServerFixture: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...].prefix { !$0.isWhitespace })) else {
+        var line = ""
+        while !line.contains("#token=") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...].prefix { !$0.isWhitespace })),
+              let tokenRange = line.range(of: "#token=") else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "serve printed \(line)"])
         }
         base = url
+        token = String(line[tokenRange.upperBound...].prefix { !$0.isWhitespace })
+    }
+
+    /// Runs an operator's command (`users`, `friends`, `sharing`, …) on the server's store; returns its output.
+    @discardableResult
+    func operate(_ arguments: String...) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments + ["--db", database]
+        process.currentDirectoryURL = root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments) failed"]) }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A request with a method and headers; returns status, headers and body.
-    func fetch(_ path: String, method: String = "GET", headers: [String: String] = [:]) async throws -> (Int, [String: String], Data) {
+    /// `/v1/me/` paths carry Sam's token unless `token` says otherwise ("" for none).
+    func fetch(_ path: String, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+               token: String? = nil) async throws -> (Int, [String: String], Data) {
         var request = URLRequest(url: URL(string: base.absoluteString + path)!)
         request.httpMethod = method
+        request.httpBody = body
+        let bearer = token ?? (path.hasPrefix("/v1/me/") ? self.token : "")
+        if !bearer.isEmpty { request.setValue("Bearer " + bearer, forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as! HTTPURLResponse

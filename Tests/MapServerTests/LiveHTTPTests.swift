@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("The live API over HTTP", .serialized)
+struct LiveHTTPTests {
+    private var server: ServerFixture { get throws { try ServerFixture.shared.get() } }
+
+    private func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Two new people who are friends, Bob sharing; returns their tokens.
+    private func pair(_ first: String, _ second: String) throws -> (String, String) {
+        let server = try self.server
+        try server.operate("users", "add", first, "--name", first.capitalized + " Test")
+        try server.operate("users", "add", second, "--name", second.capitalized + " Test")
+        try server.operate("friends", "add", first, second)
+        try server.operate("sharing", second, "--ghost", "off")
+        return (try server.operate("users", "token", first), try server.operate("users", "token", second))
+    }
+
+    private func body(_ object: [String: Any]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test func privateEndpointsNeedATokenAndMissingAndUnknownTokensAnswerAlike() async throws {
+        let server = try self.server
+        let missing = try await server.fetch("/v1/me/layout.json", token: "")
+        let unknown = try await server.fetch("/v1/me/layout.json", token: String(repeating: "a", count: 64))
+        let garbage = try await server.fetch("/v1/me/layout.json", token: "not a token")
+        #expect(missing.0 == 401 && unknown.0 == 401 && garbage.0 == 401)
+        #expect(missing.2 == unknown.2 && unknown.2 == garbage.2 && missing.1["www-authenticate"] == unknown.1["www-authenticate"])
+        for path in ["/v1/layout.json", "/v1/frame.png", "/v1/zoom?friend=jordan"] {
+            #expect(try await server.fetch(path).0 == 404, "the old unauthenticated scene endpoints are gone: \(path)")
+        }
+        let layout = try json(try await server.fetch("/v1/me/layout.json").2)
+        #expect((layout["pins"] as? [[String: Any]])?.count == 8, "Sam sees his eight sharing friends")
+    }
+
+    @Test func unknownAndHiddenPeopleAnswerExactlyAlike() async throws {
+        let server = try self.server
+        for path in ["/v1/me/zoom?friend=", "/v1/me/layout.json?selected=", "/v1/me/frame.png?scale=1&selected="] {
+            let hidden = try await server.fetch(path + "rae")
+            let unknown = try await server.fetch(path + "raf")
+            #expect(hidden.0 == unknown.0 && hidden.0 >= 400)
+            #expect(String(decoding: hidden.2, as: UTF8.self).replacingOccurrences(of: "rae", with: "raf") == String(decoding: unknown.2, as: UTF8.self))
+            #expect(hidden.1.filter { $0.key != "date" } == unknown.1.filter { $0.key != "date" }, "\(path)")
+        }
+    }
+
+    @Test func aFriendsMoveReachesTheLayoutAndTheEventStream() async throws {
+        let server = try self.server
+        let (annToken, bobToken) = try pair("ann1", "bob1")
+        let before = try await server.fetch("/v1/me/layout.json", token: annToken)
+        #expect((try json(before.2)["pins"] as? [[String: Any]])?.isEmpty == true, "Bob has sent no location yet")
+        let events = Process()
+        events.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        events.arguments = ["-sN", "--max-time", "30", "-H", "Authorization: Bearer \(annToken)", server.base.absoluteString + "/v1/me/events"]
+        let output = Pipe()
+        events.standardOutput = output
+        try events.run()
+        defer { events.terminate() }
+        var received = ""
+        func read(until marker: String) {
+            while !received.contains(marker) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                received += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        read(until: "event: ready")
+        let put = try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7181, "lon": -73.9571, "accuracyMeters": 12]), token: bobToken)
+        #expect(put.0 == 204)
+        read(until: "event: appear")
+        #expect(received.contains("\"id\":\"bob1\"") && received.contains("40.7181"))
+        let after = try json(try await server.fetch("/v1/me/layout.json", token: annToken).2)
+        #expect((after["pins"] as? [[String: Any]])?.map { $0["id"] as? String } == ["bob1"])
+        let movedTag = try await server.fetch("/v1/me/layout.json", token: annToken).1["etag"]
+        #expect(before.1["etag"] != movedTag, "a friend's move changes the ETag")
+        let ghost = try await server.fetch("/v1/me/sharing", method: "PUT", body: body(["ghost": "3h"]), token: bobToken)
+        let settings = try json(ghost.2)
+        #expect(ghost.0 == 200 && settings["ghost"] as? String == "3h" && settings["ghostUntil"] != nil)
+        read(until: "event: disappear")
+        #expect(received.contains("event: disappear"))
+        #expect((try json(try await server.fetch("/v1/me/layout.json", token: annToken).2)["pins"] as? [[String: Any]])?.isEmpty == true)
+    }
+
+    @Test func friendsBlocksAndTheFriendList() async throws {
+        let server = try self.server
+        try server.operate("users", "add", "cy2", "--name", "Cy Test")
+        try server.operate("users", "add", "dee2", "--name", "Dee Test")
+        let (cy, dee) = (try server.operate("users", "token", "cy2"), try server.operate("users", "token", "dee2"))
+        let asked = try json(try await server.fetch("/v1/me/friends/dee2", method: "POST", token: cy).2)
+        #expect(asked["status"] as? String == "requested")
+        let incoming = try json(try await server.fetch("/v1/me/friends", token: dee).2)
+        #expect(String(describing: incoming).contains("incoming") && !String(describing: incoming).contains("lat"))
+        #expect(try json(try await server.fetch("/v1/me/friends/cy2", method: "POST", token: dee).2)["status"] as? String == "friends")
+        #expect(try await server.fetch("/v1/me/blocks/dee2", method: "POST", token: cy).0 == 204)
+        #expect(try await server.fetch("/v1/me/friends/cy2", method: "POST", token: dee).0 == 404, "a blocked person is like an unknown one")
+        #expect(try await server.fetch("/v1/me/blocks/dee2", method: "DELETE", token: cy).0 == 204)
+        #expect(try await server.fetch("/v1/me/blocks/jordan", method: "POST", token: cy).0 == 404, "blocking a stranger")
+        #expect(try await server.fetch("/v1/me/friends/cy2", method: "POST", token: cy).0 == 400, "befriending oneself")
+    }
+
+    @Test(arguments: [
+        ("{", 400, "body"), ("[1]", 400, "body"), ("{\"lat\": 95, \"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"),
+        ("{\"lat\": \"40\", \"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"), ("{\"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"),
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"speed\": 3}", 400, "speed"),
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": -1}", 400, "accuracyMeters"),
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"at\": \"2099-01-01T00:00:00Z\"}", 400, "at"),
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"at\": \"yesterday\"}", 400, "at"),
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"place\": \"" + String(repeating: "x", count: 20_000) + "\"}", 413, ""),
+    ])
+    func badLocationsAreClearErrorsThatChangeNothing(body: String, status: Int, field: String) async throws {
+        let server = try self.server
+        let before = try await server.fetch("/v1/me/layout.json")
+        let answer = try await server.fetch("/v1/me/location", method: "PUT", body: Data(body.utf8))
+        #expect(answer.0 == status, "\(body.prefix(60))")
+        #expect(answer.1["content-type"] == "application/json")
+        if !field.isEmpty { #expect((try json(answer.2))["field"] as? String == field, "\(String(decoding: answer.2, as: UTF8.self))") }
+        #expect(try await server.fetch("/v1/me/layout.json").1["etag"] == before.1["etag"], "nothing changed")
+    }
+
+    @Test func locationUpdatesAreRateLimitedPerPerson() async throws {
+        let server = try self.server
+        try server.operate("users", "add", "fast3", "--name", "Fast Test")
+        let token = try server.operate("users", "token", "fast3")
+        var statuses: [Int] = []
+        var retryAfter: String?
+        for step in 0..<40 {
+            let answer = try await server.fetch("/v1/me/location", method: "PUT",
+                                                body: body(["lat": 40.71, "lon": -73.95 + Double(step) / 1e4, "accuracyMeters": 5]), token: token)
+            statuses.append(answer.0)
+            if answer.0 == 429 { retryAfter = answer.1["retry-after"] }
+        }
+        #expect(statuses.prefix(20).allSatisfy { $0 == 204 }, "a burst of 20 is allowed")
+        #expect(statuses.contains(429) && retryAfter != nil)
+    }
+}
