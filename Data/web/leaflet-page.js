@@ -1,4 +1,5 @@
-// snapmap's XYZ tiles, the glow overlay tiles and the friends' pins from /v1/layout.json in Leaflet.
+// snapmap's XYZ tiles and the glow overlay tiles in Leaflet (public); with #token=… in the address, also the
+// signed-in viewer's friends from /v1/me/layout.json.
 // window.tileStatus counts loaded and failed tiles for the browser test.
 "use strict";
 
@@ -14,7 +15,9 @@ window.tileStatus = { loaded: 0, failed: 0, layersLoaded: 0 };
     .on("load", () => { window.tileStatus.layersLoaded += 1; });
   track(L.tileLayer("/tiles/{z}/{x}/{y}{r}.png", { attribution: tilejson.attribution, maxZoom: 20 })).addTo(map);
   track(L.tileLayer("/heat/{z}/{x}/{y}.png", { opacity: 1, maxZoom: 20 })).addTo(map);
-  const layout = await (await fetch("/v1/layout.json?now=scene")).json();
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!token) return;
+  const layout = await (await fetch("/v1/me/layout.json", { headers: { Authorization: `Bearer ${token}` } })).json();
   for (const group of layout.groups) {
     L.circleMarker([group.coordinate.lat, group.coordinate.lon], { radius: 12, color: "#fff", fillColor: "#FFFC00", fillOpacity: 1 })
       .bindTooltip(group.labelText, { permanent: true, direction: "bottom", className: "pin-label" }).addTo(map);

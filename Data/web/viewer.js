@@ -1,6 +1,11 @@
-// The Snap Map screen on snapmap's HTTP API: a tap asks /v1/hit; a friend is zoomed to with /v1/zoom along
-// its fly-to path and gets a card; a group is zoomed to fit; empty map closes the card.
+// The Snap Map screen on snapmap's HTTP API, signed in with the token in the address (#token=…, as
+// `snapmap serve --demo` prints it): a tap asks /v1/me/hit; a friend is zoomed to with /v1/me/zoom along its
+// fly-to path and gets a card; a group is zoomed to fit; empty map closes the card. Friends' moves arrive on
+// /v1/me/events and redraw the map. Without a token it shows the public map (tiles and glow) only.
 "use strict";
+
+const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+const AUTH = { headers: { Authorization: `Bearer ${TOKEN}` } };
 
 const W = 393, H = 852, R = 6378137, SCALE = 2;
 const frame = document.getElementById("frame");
@@ -10,7 +15,7 @@ let layout = null;      // the current /v1/layout.json
 let busy = false;
 
 function query(extra) {
-  const params = new URLSearchParams({ center: `${camera.lat},${camera.lon}`, zoom: String(camera.zoom), now: "scene", ...extra });
+  const params = new URLSearchParams({ center: `${camera.lat},${camera.lon}`, zoom: String(camera.zoom), ...extra });
   return params.toString();
 }
 
@@ -20,26 +25,24 @@ function mercator(lat, lon) {
 }
 
 async function getJSON(url) {
-  const response = await fetch(url);
+  const response = await fetch(url, AUTH);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return response.json();
 }
 
-function loadFrame(selected) {
-  return new Promise((resolve, reject) => {
-    const next = new Image();
-    next.onload = () => {
-      frame.src = next.src;
-      frame.style.transform = "";
-      resolve();
-    };
-    next.onerror = reject;
-    next.src = `/v1/frame.png?${query({ scale: String(SCALE), layers: "base,heat,pins", ...(selected ? { selected } : {}) })}`;
-  });
+async function loadFrame(selected) {
+  const url = `/v1/me/frame.png?${query({ scale: String(SCALE), layers: "base,heat,pins", ...(selected ? { selected } : {}) })}`;
+  const response = await fetch(url, AUTH);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  const previous = frame.src;
+  frame.src = URL.createObjectURL(await response.blob());
+  frame.style.transform = "";
+  await frame.decode();
+  if (previous.startsWith("blob:")) URL.revokeObjectURL(previous);
 }
 
 async function refresh(selected) {
-  layout = await getJSON(`/v1/layout.json?${query(selected ? { selected } : {})}`);
+  layout = await getJSON(`/v1/me/layout.json?${query(selected ? { selected } : {})}`);
   await loadFrame(selected);
   document.body.dataset.ready = "true";
 }
@@ -78,7 +81,7 @@ function closeCard() {
 }
 
 async function zoomTo(id, isFriend) {
-  const answer = await getJSON(`/v1/zoom?${query({ friend: id })}`);
+  const answer = await getJSON(`/v1/me/zoom?${query({ friend: id })}`);
   await fly(answer.path);
   camera = { lat: answer.camera.center.lat, lon: answer.camera.center.lon, zoom: answer.camera.zoom };
   const pin = isFriend ? layout.pins.find((p) => p.id === id) : null;
@@ -92,7 +95,7 @@ document.getElementById("map").addEventListener("click", async (event) => {
   const x = (event.clientX - box.left) * W / box.width, y = (event.clientY - box.top) * H / box.height;
   busy = true;
   try {
-    const hit = await getJSON(`/v1/hit?${query({ at: `${x},${y}` })}`);
+    const hit = await getJSON(`/v1/me/hit?${query({ at: `${x},${y}` })}`);
     if (hit.kind === "none") {
       closeCard();
     } else if (hit.kind === "group" || (hit.kind === "label" && hit.members)) {
@@ -106,8 +109,38 @@ document.getElementById("map").addEventListener("click", async (event) => {
   }
 });
 
+// Reads /v1/me/events (Server-Sent Events over a streamed fetch, which can carry the token) and redraws the
+// map when a friend appears, moves or disappears. window.liveEvents counts them for the browser test.
+window.liveEvents = 0;
+async function listen() {
+  const response = await fetch("/v1/me/events", AUTH);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const message = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const name = (message.match(/^event: (.*)$/m) || [])[1];
+      if (name === "appear" || name === "move" || name === "disappear") {
+        window.liveEvents += 1;
+        if (!busy) await refresh(null);
+      }
+    }
+  }
+}
+
 (async function start() {
-  const scene = await getJSON("/v1/layout.json?now=scene");
+  if (!TOKEN) {
+    location.replace("/leaflet.html");
+    return;
+  }
+  const scene = await getJSON("/v1/me/layout.json");
   camera = { lat: scene.viewport.center.lat, lon: scene.viewport.center.lon, zoom: scene.viewport.zoom };
   await refresh(null);
+  listen();
 })();

@@ -9,7 +9,10 @@ struct BrowserTests {
         let screenshot = root.appendingPathComponent(".build/viewer-jordan.png")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [root.appendingPathComponent("Tests/browser/viewer_test.py").path, server.base.absoluteString, screenshot.path]
+        try server.operate("sharing", "jordan", "--ghost", "off")
+        let jordanToken = try server.operate("users", "token", "jordan")
+        process.arguments = [root.appendingPathComponent("Tests/browser/viewer_test.py").path, server.base.absoluteString, screenshot.path,
+                             server.token, jordanToken]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -17,7 +20,7 @@ struct BrowserTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.contains("card names Jordan Lee"))
+        #expect(text.contains("card names Jordan Lee") && text.contains("a move redrew the open viewer"))
         #expect(FileManager.default.fileExists(atPath: screenshot.path), "the screenshot is saved")
     }
 }

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Browser test of the web viewer in headless Chromium (Debian chromium, chromium-driver, python3-selenium).
 
-  viewer_test.py BASE_URL SCREENSHOT.png
+  viewer_test.py BASE_URL SCREENSHOT.png SAM_TOKEN JORDAN_TOKEN
 
-Opens the viewer, taps Jordan at the point the layout gives, waits for the card, checks it names Jordan Lee,
-saves a screenshot; then opens the Leaflet page and checks that its tiles load with no failed request.
+Opens the viewer signed in as Sam (#token=…), taps Jordan at the point the layout gives, waits for the card,
+checks it names Jordan Lee, saves a screenshot; moves Jordan with curl, as his phone would, and waits for the
+open viewer to receive the event and redraw without a reload; then opens the Leaflet page and checks that its
+tiles load with no failed request.
 Exits 0 when everything holds, 1 with a message otherwise.
 """
 import json
+import subprocess
 import sys
 import urllib.request
 
@@ -26,7 +29,7 @@ def fail(message):
 
 
 def main():
-    base, screenshot = sys.argv[1].rstrip("/"), sys.argv[2]
+    base, screenshot, token, jordan_token = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3], sys.argv[4]
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=520,1000",
@@ -34,9 +37,10 @@ def main():
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
-        driver.get(base + "/")
+        driver.get(base + "/#token=" + token)
         WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
-        layout = json.load(urllib.request.urlopen(base + "/v1/layout.json?now=scene"))
+        request = urllib.request.Request(base + "/v1/me/layout.json", headers={"Authorization": "Bearer " + token})
+        layout = json.load(urllib.request.urlopen(request))
         jordan = next(p for p in layout["pins"] if p["id"] == "jordan")
         rect = jordan["avatarRect"]
         x, y = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
@@ -51,15 +55,21 @@ def main():
         driver.save_screenshot(screenshot)
         if name != "Jordan Lee":
             fail("the card names %r, not Jordan Lee" % name)
-        if seen != "2m ago":
-            fail("the card says %r, not 2m ago" % seen)
+        if not seen.endswith("m ago"):
+            fail("the card says %r, not minutes ago" % seen)
+
+        before = driver.execute_script("return document.getElementById('frame').src")
+        subprocess.run(["curl", "-sf", "-X", "PUT", "-H", "Authorization: Bearer " + jordan_token, "--data",
+                        '{"lat": 40.7152, "lon": -73.9661, "accuracyMeters": 8}', base + "/v1/me/location"], check=True)
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return window.liveEvents") >= 1)
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return document.getElementById('frame').src") != before)
 
         driver.get(base + "/leaflet.html")
         WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return window.tileStatus && window.tileStatus.layersLoaded >= 2"))
         status = driver.execute_script("return window.tileStatus")
         if status["failed"] != 0 or status["loaded"] == 0:
             fail("Leaflet tiles: %r" % status)
-        print("viewer_test: card names %s (%s); Leaflet loaded %d tiles, %d failed" % (name, seen, status["loaded"], status["failed"]))
+        print("viewer_test: card names %s (%s); a move redrew the open viewer; Leaflet loaded %d tiles, %d failed" % (name, seen, status["loaded"], status["failed"]))
     finally:
         driver.quit()
 
