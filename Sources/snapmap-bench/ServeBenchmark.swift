@@ -15,7 +15,8 @@ enum ServeBenchmark {
     static func run() throws -> String {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: ".build/release/snapmap")
-        server.arguments = ["serve", "--port", "0", "--stop-on-stdin-eof"]
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-bench-\(getpid())/live.db").path
+        server.arguments = ["serve", "--port", "0", "--demo", "--db", database, "--stop-on-stdin-eof"]
         let input = Pipe()
         let output = Pipe()
         server.standardInput = input
@@ -26,14 +27,21 @@ enum ServeBenchmark {
             try? input.fileHandleForWriting.close()
             server.waitUntilExit()
         }
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let start = line.range(of: "http://") else { throw BenchmarkFailure(message: "serve printed \(line)") }
+        var line = ""
+        while !line.contains("#token=") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let start = line.range(of: "http://"), let tokenStart = line.range(of: "#token=") else { throw BenchmarkFailure(message: "serve printed \(line)") }
         let base = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+        let signedIn = "Authorization: Bearer " + String(line[tokenStart.upperBound...].prefix { !$0.isWhitespace })
         _ = try BenchmarkProcess.run("curl", ["-s", "-o", "/dev/null", base + hotTile])
         let floor = try load(base + "/healthz", connections: 16)
         let hot = try load(base + hotTile, connections: 16)
         let cold = try load(base + "/", connections: 4, script: "bench/cold_tiles.lua")
-        let frames = try load(base + "/v1/frame.png?now=scene", connections: 2)
+        let frames = try load(base + "/v1/me/frame.png", connections: 2, header: signedIn)
+        let layouts = try load(base + "/v1/me/layout.json", connections: 16, header: signedIn)
         func report(_ name: String, _ result: Load) -> String {
             String(format: "%@: %.0f requests/s, p99 %.1f ms, %d errors", name, result.requestsPerSecond, result.p99Milliseconds, result.errors)
         }
@@ -42,12 +50,15 @@ enum ServeBenchmark {
             report("serve hot tiles", hot) + String(format: " (%.2f× the 5,000/s goal, %.2f× the /healthz floor)", hot.requestsPerSecond / 5000, hot.requestsPerSecond / floor.requestsPerSecond),
             report("serve cold tiles (each rendered)", cold),
             report("serve Williamsburg frames (1179×2556, base, glow and pins)", frames),
+            report("serve Sam's /v1/me/layout.json (the seeded store)", layouts)
+                + String(format: " (%.2f× the /healthz floor)", layouts.requestsPerSecond / floor.requestsPerSecond),
         ].joined(separator: "\n")
     }
 
     /// One wrk run of `seconds` on one thread.
-    static func load(_ url: String, connections: Int, script: String? = nil) throws -> Load {
+    static func load(_ url: String, connections: Int, script: String? = nil, header: String? = nil) throws -> Load {
         var arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "5s"]
+        if let header { arguments += ["-H", header] }
         if let script { arguments += ["-s", script] }
         let text = try BenchmarkProcess.run("wrk", arguments + [url])
         func number(after label: String) -> String? {
