@@ -7,6 +7,9 @@ import SQLiteKit
 public final class SQLiteLiveStore: LiveStore {
     /// The schema version this code writes; older files are migrated, newer ones refused.
     public static let schemaVersion = 1
+    /// Page cache of the writing connection and of each reading one, in KiB.
+    static let writerCacheKiB = 262_144
+    static let readerCacheKiB = 65_536
     static let migrations = [SQLiteSchema.version1]
 
     public let path: String
@@ -20,7 +23,7 @@ public final class SQLiteLiveStore: LiveStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL")")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA cache_size = -\(Self.writerCacheKiB)")
         try Self.migrate(database)
         writer = SQLiteWriter(database: database)
         readers = SQLiteReaderPool(path: path)
@@ -195,6 +198,29 @@ public final class SQLiteLiveStore: LiveStore {
         try read { database in
             try database.query(SQLiteSchema.candidateQuery, [.text(viewer.rawValue), .text(person.rawValue)]).first
                 .map { SQLiteSchema.candidate($0, viewer: viewer) }
+        }
+    }
+
+    /// A whole world at once, in one transaction (large demo and benchmark stores): people with their settings,
+    /// asks, fixes and token hashes. Existing rows with the same keys are replaced.
+    public func bulkLoad(people: [(Person, SharingSettings)] = [], asks: [(from: PersonID, to: PersonID, details: FriendDetails)] = [],
+                         fixes: [(PersonID, LocationFix)] = [], tokenHashes: [(String, PersonID)] = []) throws {
+        let peopleRows: [[SQLiteDatabase.Value]] = people.map { person, settings in
+            [.text(person.id.rawValue), .text(person.name), .text(person.color), person.avatar.map { .text($0) } ?? .null] + SQLiteSchema.values(settings)
+        }
+        let askRows: [[SQLiteDatabase.Value]] = asks.map {
+            [.text($0.from.rawValue), .text($0.to.rawValue), .integer($0.details.snapstreak), .integer($0.details.bestFriend ? 1 : 0)]
+        }
+        let fixRows: [[SQLiteDatabase.Value]] = fixes.map { id, fix in
+            [.text(id.rawValue), .real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters),
+             .integer(SQLiteSchema.milliseconds(fix.takenAt)), fix.place.map { .text($0) } ?? .null]
+        }
+        let tokenRows: [[SQLiteDatabase.Value]] = tokenHashes.map { [.text($0.0), .text($0.1.rawValue)] }
+        try write { database in
+            try database.run("INSERT OR REPLACE INTO people VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows: peopleRows)
+            try database.run("INSERT OR REPLACE INTO asks VALUES (?, ?, ?, ?)", rows: askRows)
+            try database.run("INSERT OR REPLACE INTO fixes VALUES (?, ?, ?, ?, ?, ?)", rows: fixRows)
+            try database.run("INSERT OR REPLACE INTO tokens VALUES (?, ?)", rows: tokenRows)
         }
     }
 }

@@ -110,7 +110,7 @@ final class SQLiteReaderPool: @unchecked Sendable {
             database = reused
         } else {
             database = try SQLiteDatabase(path: path)
-            try database.execute("PRAGMA query_only = 1")
+            try database.execute("PRAGMA query_only = 1; PRAGMA cache_size = -\(SQLiteLiveStore.readerCacheKiB)")
         }
         defer {
             lock.lock()

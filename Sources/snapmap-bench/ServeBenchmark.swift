@@ -56,11 +56,11 @@ enum ServeBenchmark {
     }
 
     /// One wrk run of `seconds` on one thread.
-    static func load(_ url: String, connections: Int, script: String? = nil, header: String? = nil) throws -> Load {
+    static func load(_ url: String, connections: Int, script: String? = nil, scriptArguments: [String] = [], header: String? = nil) throws -> Load {
         var arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "5s"]
         if let header { arguments += ["-H", header] }
         if let script { arguments += ["-s", script] }
-        let text = try BenchmarkProcess.run("wrk", arguments + [url])
+        let text = try BenchmarkProcess.run("wrk", arguments + [url] + (scriptArguments.isEmpty ? [] : ["--"] + scriptArguments))
         func number(after label: String) -> String? {
             guard let range = text.range(of: label) else { return nil }
             return text[range.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\n" }).first.map(String.init)

@@ -8,6 +8,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("heat", HeatBenchmark.run),
     ("layout", LayoutBenchmark.run),
     ("serve", ServeBenchmark.run),
+    ("live", LiveBenchmark.run),
 ]
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {

@@ -1,0 +1,74 @@
+import Foundation
+import MapEngine
+
+/// The live backend under load, against `snapmap serve` (release) on a store of 100,000 people with about 100
+/// friends each: acknowledged, durable location updates a second from many people, `/v1/me/layout.json` for many
+/// viewers, and how long an update takes to reach the friends' event streams with 1,000 streams open; each next to
+/// the `/healthz` floor of the same run.
+enum LiveBenchmark {
+    static let world = (people: 100_000, friendsEach: 100, community: 1_000, tokens: 5_000)
+    static let goals = (updates: 20_000.0, layouts: 5_000.0, eventP99: 50.0)
+
+    static func run() throws -> String {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-live-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scene = try SceneLoader(dataDirectory: URL(fileURLWithPath: "Data")).load()
+        let database = scratch.appendingPathComponent("live.db").path
+        var tokens: [String] = []
+        let buildTime = try BenchmarkClock.best(of: 1) {
+            tokens = try LiveWorld(people: world.people, friendsEach: world.friendsEach, community: world.community, tokens: world.tokens,
+                                   now: scene.capturedAt).build(path: database)
+        }
+        let tokenFile = scratch.appendingPathComponent("tokens.txt")
+        try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
+        let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
+        defer { server.stop() }
+        let floor = try ServeBenchmark.load(server.base + "/healthz", connections: 16)
+        let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/layouts.lua",
+                                              scriptArguments: [tokenFile.path])
+        let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 16, script: "bench/location_updates.lua",
+                                              scriptArguments: [tokenFile.path])
+        let latencyText = try BenchmarkProcess.run("python3", ["bench/event_latency.py", server.base, tokenFile.path, String(world.community), "300"])
+        let latency = try JSONSerialization.jsonObject(with: Data(latencyText.utf8)) as? [String: Any] ?? [:]
+        func line(_ name: String, _ load: ServeBenchmark.Load, goal: Double) -> String {
+            String(format: "%@: %.0f/s (%.2f× the /healthz floor of %.0f/s; %.2f× the %.0f/s goal), p99 %.1f ms, %d errors",
+                   name, load.requestsPerSecond, load.requestsPerSecond / floor.requestsPerSecond, floor.requestsPerSecond,
+                   load.requestsPerSecond / goal, goal, load.p99Milliseconds, load.errors)
+        }
+        let p99 = latency["p99"] as? Double ?? .nan
+        return [
+            String(format: "live world: %d people, ~%d friends each, built in %.1f s", world.people, world.friendsEach, buildTime),
+            line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
+            line("live /v1/me/layout.json for \(world.tokens) viewers", layouts, goal: goals.layouts),
+            String(format: "live events: %d deliveries of %d updates to %d open streams, p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",
+                   latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
+                   latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99),
+        ].joined(separator: "\n")
+    }
+}
+
+/// A release `snapmap serve` on a free loopback port, stopped by closing its standard input.
+final class ServedProcess {
+    let base: String
+    private let process = Process()
+    private let input = Pipe()
+
+    init(arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: ".build/release/snapmap")
+        process.arguments = ["serve", "--port", "0", "--stop-on-stdin-eof"] + arguments
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let start = line.range(of: "http://") else { throw BenchmarkFailure(message: "serve printed \(line)") }
+        base = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

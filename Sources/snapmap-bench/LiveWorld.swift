@@ -1,0 +1,58 @@
+import Foundation
+import GeoCore
+import LiveMap
+
+/// A large random world for the live benchmarks, loaded straight into a SQLite store: `people` people with about
+/// `friendsEach` mutual friends each, realistic sharing (most share with all friends, some in Ghost Mode, some with
+/// audience lists), fixes of every age around north Brooklyn. The first `community` people are also friends
+/// among themselves (about 20 each) and share, so their event streams have something to carry.
+struct LiveWorld {
+    let people: Int
+    let friendsEach: Int
+    let community: Int
+    let tokens: Int
+    let now: Date
+
+    static func id(_ index: Int) -> PersonID { PersonID(trusted: "p\(index)") }
+
+    /// Builds the store at `path`; returns the tokens of people 0..<tokens, in order.
+    func build(path: String) throws -> [String] {
+        let store = try SQLiteLiveStore(path: path, synchronous: false)
+        var random = SplitMix64(seed: 11)
+        var persons: [(Person, SharingSettings)] = []
+        var fixes: [(PersonID, LocationFix)] = []
+        for index in 0..<people {
+            let id = Self.id(index)
+            let roll = random.unit()
+            let ghost: GhostMode = index < community || roll < 0.8 ? .off : roll < 0.9 ? .timed(hours: 3, until: now.addingTimeInterval(3600)) : .untilTurnedOff
+            let audienceRoll = random.unit()
+            let audience: Audience = index < community || audienceRoll < 0.8 ? .friends
+                : audienceRoll < 0.9 ? .friendsExcept([Self.id(Int(random.next() % UInt64(people)))]) : .only([Self.id(Int(random.next() % UInt64(people)))])
+            persons.append((try Person(id: id, name: "Person \(index)", color: LiveMapService.palette[index % 8]), SharingSettings(ghost: ghost, audience: audience)))
+            let age = index < community ? random.unit() * 3600 : random.unit() * 30 * 3600
+            let coordinate = try Coordinate(lat: 40.69 + random.unit() * 0.05, lon: -73.99 + random.unit() * 0.07)
+            fixes.append((id, try LocationFix(coordinate: coordinate, accuracyMeters: 10, takenAt: now.addingTimeInterval(-age))))
+        }
+        try store.bulkLoad(people: persons, fixes: fixes)
+        var asks: [(from: PersonID, to: PersonID, details: FriendDetails)] = []
+        func befriend(_ first: Int, _ second: Int) {
+            guard first != second else { return }
+            let details = FriendDetails(snapstreak: Int(random.next() % 300), bestFriend: random.next() % 8 == 0)
+            asks.append((Self.id(first), Self.id(second), details))
+            asks.append((Self.id(second), Self.id(first), details))
+        }
+        for index in 0..<people {
+            for _ in 0..<(friendsEach / 2) { befriend(index, Int(random.next() % UInt64(people))) }
+            if index < community { for _ in 0..<10 { befriend(index, Int(random.next() % UInt64(community))) } }
+            if asks.count >= 1_000_000 {
+                try store.bulkLoad(asks: asks.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+                asks.removeAll(keepingCapacity: true)
+            }
+        }
+        try store.bulkLoad(asks: asks.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+        var generator = SystemRandomNumberGenerator()
+        let tokens = (0..<tokens).map { _ in (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined() }
+        try store.bulkLoad(tokenHashes: tokens.enumerated().map { (SHA256.hex(Array($0.element.utf8)), Self.id($0.offset)) })
+        return tokens
+    }
+}
