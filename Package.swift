@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit"]),
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "LiveMap", "GeoCore", "SQLiteKit"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
-        .testTarget(name: "MapServerTests", dependencies: ["snapmap"]),
+        .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "LiveMap", "GeoCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

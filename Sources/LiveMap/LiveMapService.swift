@@ -145,7 +145,8 @@ public final class LiveMapService: Sendable {
         try store.candidate(viewer: viewer, person: person).flatMap { Self.visible($0, at: now) }
     }
 
-    static func visible(_ candidate: Candidate, at now: Date) -> VisibleFriend? {
+    /// The friend a candidate is at `now`, when the rule lets them be seen.
+    public static func visible(_ candidate: Candidate, at now: Date) -> VisibleFriend? {
         guard VisibilityRule.isVisible(candidate.facts, at: now), let fix = candidate.facts.fix else { return nil }
         return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details)
     }

@@ -10,6 +10,8 @@ public final class SQLiteLiveStore: LiveStore {
     /// Page cache of the writing connection and of each reading one, in KiB.
     static let writerCacheKiB = 262_144
     static let readerCacheKiB = 65_536
+    /// How much of the file is read through a memory map (no read call per page).
+    static let mapBytes = 4 << 30
     static let migrations = [SQLiteSchema.version1]
 
     public let path: String
@@ -23,7 +25,7 @@ public final class SQLiteLiveStore: LiveStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA cache_size = -\(Self.writerCacheKiB)")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA mmap_size = \(Self.mapBytes)")
         try Self.migrate(database)
         writer = SQLiteWriter(database: database)
         readers = SQLiteReaderPool(path: path)
@@ -199,6 +201,11 @@ public final class SQLiteLiveStore: LiveStore {
             try database.query(SQLiteSchema.candidateQuery, [.text(viewer.rawValue), .text(person.rawValue)]).first
                 .map { SQLiteSchema.candidate($0, viewer: viewer) }
         }
+    }
+
+    /// Folds the write-ahead log into the database file, so that the file alone holds everything (to copy it).
+    public static func checkpoint(path: String) throws {
+        try SQLiteDatabase(path: path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// A whole world at once, in one transaction (large demo and benchmark stores): people with their settings,

@@ -110,7 +110,7 @@ final class SQLiteReaderPool: @unchecked Sendable {
             database = reused
         } else {
             database = try SQLiteDatabase(path: path)
-            try database.execute("PRAGMA query_only = 1; PRAGMA cache_size = -\(SQLiteLiveStore.readerCacheKiB)")
+            try database.execute("PRAGMA query_only = 1; PRAGMA cache_size = -\(SQLiteLiveStore.readerCacheKiB); PRAGMA mmap_size = \(SQLiteLiveStore.mapBytes)")
         }
         defer {
             lock.lock()

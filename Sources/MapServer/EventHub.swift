@@ -14,6 +14,8 @@ public final class EventHub: @unchecked Sendable {
         let viewer: PersonID
         let stream: HTTPStream
         var known: [PersonID: VisibleFriend]
+        /// Everyone the viewer asked: the only people who can appear on this stream.
+        var candidates: Set<PersonID>
     }
 
     private let live: LiveMapService
@@ -21,6 +23,8 @@ public final class EventHub: @unchecked Sendable {
     private let queue = DispatchQueue(label: "snapmap-events")
     private var subscribers: [Int: Subscriber] = [:]
     private var byViewer: [PersonID: Set<Int>] = [:]
+    /// For each person, the streams whose viewer asked them: a move is checked only there, with no store query.
+    private var watchers: [PersonID: Set<Int>] = [:]
     private var nextID = 0
     private var timer: (any DispatchSourceTimer)?
 
@@ -53,12 +57,16 @@ public final class EventHub: @unchecked Sendable {
     /// Starts a viewer's stream with a `ready` event listing the friends they see now.
     func subscribe(_ viewer: PersonID, stream: HTTPStream) {
         queue.async {
-            let friends = (try? self.live.visibleFriends(of: viewer, at: self.clock())) ?? []
+            let candidates = (try? self.live.store.candidates(of: viewer)) ?? []
+            let now = self.clock()
+            let friends = candidates.compactMap { LiveMapService.visible($0, at: now) }
             let id = self.nextID
             self.nextID += 1
             guard stream.send(": snapmap events\nretry: 2000\n\n" + Self.event("ready", friends.map(Self.payload))) else { return }
-            self.subscribers[id] = Subscriber(viewer: viewer, stream: stream, known: Dictionary(uniqueKeysWithValues: friends.map { ($0.person.id, $0) }))
+            self.subscribers[id] = Subscriber(viewer: viewer, stream: stream, known: Dictionary(uniqueKeysWithValues: friends.map { ($0.person.id, $0) }),
+                                              candidates: [])
             self.byViewer[viewer, default: []].insert(id)
+            self.watch(id, Set(candidates.map(\.person.id)))
         }
     }
 
@@ -86,9 +94,11 @@ public final class EventHub: @unchecked Sendable {
         let now = clock()
         switch change {
         case .person(let person):
-            guard let related = try? live.store.related(to: person) else { return }
-            for viewer in related { reevaluate(viewer: viewer, person: person, now: now) }
+            guard let ids = watchers[person] else { return }
+            for viewer in Set(ids.compactMap { subscribers[$0]?.viewer }) { reevaluate(viewer: viewer, person: person, now: now) }
         case .pair(let first, let second):
+            refreshCandidates(first)
+            refreshCandidates(second)
             reevaluate(viewer: first, person: second, now: now)
             reevaluate(viewer: second, person: first, now: now)
         }
@@ -98,6 +108,24 @@ public final class EventHub: @unchecked Sendable {
         guard let ids = byViewer[viewer] else { return }
         let seen = try? live.visibleFriend(person, of: viewer, at: now)
         for id in ids { update(id, person, seen) }
+    }
+
+    /// Re-reads whom a viewer asked (their friendships changed), for the viewer's open streams.
+    private func refreshCandidates(_ viewer: PersonID) {
+        guard let ids = byViewer[viewer], let candidates = try? live.store.candidates(of: viewer) else { return }
+        for id in ids { watch(id, Set(candidates.map(\.person.id))) }
+    }
+
+    private func watch(_ id: Int, _ candidates: Set<PersonID>) {
+        guard let old = subscribers[id]?.candidates else { return }
+        for person in old.subtracting(candidates) { unwatch(id, person) }
+        for person in candidates.subtracting(old) { watchers[person, default: []].insert(id) }
+        subscribers[id]?.candidates = candidates
+    }
+
+    private func unwatch(_ id: Int, _ person: PersonID) {
+        watchers[person]?.remove(id)
+        if watchers[person]?.isEmpty == true { watchers[person] = nil }
     }
 
     /// Sends what changed about `person` on stream `id`: appear, move, or disappear.
@@ -116,7 +144,9 @@ public final class EventHub: @unchecked Sendable {
     }
 
     private func drop(_ id: Int) {
-        guard let subscriber = subscribers.removeValue(forKey: id) else { return }
+        guard let subscriber = subscribers[id] else { return }
+        for person in subscriber.candidates { unwatch(id, person) }
+        subscribers[id] = nil
         byViewer[subscriber.viewer]?.remove(id)
         if byViewer[subscriber.viewer]?.isEmpty == true { byViewer[subscriber.viewer] = nil }
     }

@@ -53,10 +53,11 @@ extension MapAPI {
 
     private func updateLocation(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = locationLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody.decode(MeBodies.Location.self, from: request.body, allowed: MeBodies.Location.fields)
+        let body = try JSONBody(request.body, allowed: MeBodies.locationFields)
         let now = clock()
-        let takenAt = try body.at.map { try MeBodies.time($0, field: "at") } ?? now
-        let fix = try LocationFix(lat: body.lat, lon: body.lon, accuracyMeters: body.accuracyMeters, takenAt: takenAt, place: body.place)
+        let takenAt = try body.string("at").map { try MeBodies.time($0, field: "at") } ?? now
+        let fix = try LocationFix(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"), accuracyMeters: body.requiredNumber("accuracyMeters"),
+                                  takenAt: takenAt, place: body.string("place"))
         try live.updateLocation(me, fix: fix, now: now)
         return HTTPResponse(status: 204, contentType: "application/json", body: [])
     }
@@ -73,9 +74,11 @@ extension MapAPI {
 
     private func updateSharing(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = writeLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody.decode(MeBodies.Sharing.self, from: request.body, allowed: MeBodies.Sharing.fields)
-        guard body.ghost != nil || body.audience != nil else { throw JSONBody.Invalid(field: "body", message: "needs ghost, audience or both") }
-        try live.setSharing(me, ghost: body.ghost, audience: body.audience.map { ($0.mode, $0.ids ?? []) }, now: clock())
+        let body = try JSONBody(request.body, allowed: MeBodies.sharingFields)
+        let ghost = try body.string("ghost")
+        let audience = try body.object("audience", allowed: MeBodies.audienceFields).map { (mode: try $0.requiredString("mode"), ids: try $0.strings("ids") ?? []) }
+        guard ghost != nil || audience != nil else { throw JSONBody.Invalid(field: "body", message: "needs ghost, audience or both") }
+        try live.setSharing(me, ghost: ghost, audience: audience, now: clock())
         return try sharing(me)
     }
 

@@ -108,10 +108,7 @@ public final class MapAPI: Sendable {
     }
 
     static func encoded<T: Encodable>(_ value: T, status: Int, headers: [(String, String)] = []) throws -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return HTTPResponse(status: status, contentType: "application/json", body: [UInt8](try encoder.encode(value)), headers: headers)
+        HTTPResponse(status: status, contentType: "application/json", body: try CompactJSONEncoder.encode(value), headers: headers)
     }
 
     static func png(_ canvas: Canvas) throws -> HTTPResponse {

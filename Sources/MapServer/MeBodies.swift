@@ -2,24 +2,9 @@ import Foundation
 
 /// The JSON bodies of the signed-in endpoints, as clients send them.
 enum MeBodies {
-    struct Location: Decodable {
-        static let fields = ["lat", "lon", "accuracyMeters", "at", "place"]
-        let lat: Double
-        let lon: Double
-        let accuracyMeters: Double
-        let at: String?
-        let place: String?
-    }
-
-    struct Sharing: Decodable {
-        static let fields = ["ghost", "audience"]
-        struct AudienceBody: Decodable {
-            let mode: String
-            let ids: [String]?
-        }
-        let ghost: String?
-        let audience: AudienceBody?
-    }
+    static let locationFields = ["lat", "lon", "accuracyMeters", "at", "place"]
+    static let sharingFields = ["ghost", "audience"]
+    static let audienceFields = ["mode", "ids"]
 
     struct FriendStatus: Encodable {
         let id: String

@@ -18,7 +18,7 @@ enum LiveBenchmark {
         var tokens: [String] = []
         let buildTime = try BenchmarkClock.best(of: 1) {
             tokens = try LiveWorld(people: world.people, friendsEach: world.friendsEach, community: world.community, tokens: world.tokens,
-                                   now: scene.capturedAt).build(path: database)
+                                   now: scene.capturedAt).copy(to: database, cache: URL(fileURLWithPath: ".build/bench-cache"))
         }
         let tokenFile = scratch.appendingPathComponent("tokens.txt")
         try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
@@ -38,7 +38,7 @@ enum LiveBenchmark {
         }
         let p99 = latency["p99"] as? Double ?? .nan
         return [
-            String(format: "live world: %d people, ~%d friends each, built in %.1f s", world.people, world.friendsEach, buildTime),
+            String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache, then copied)", world.people, world.friendsEach, buildTime),
             line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
             line("live /v1/me/layout.json for \(world.tokens) viewers", layouts, goal: goals.layouts),
             String(format: "live events: %d deliveries of %d updates to %d open streams, p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",

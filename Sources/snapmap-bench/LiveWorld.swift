@@ -50,9 +50,34 @@ struct LiveWorld {
             }
         }
         try store.bulkLoad(asks: asks.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
-        var generator = SystemRandomNumberGenerator()
-        let tokens = (0..<tokens).map { _ in (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined() }
+        let tokens = self.tokenList()
         try store.bulkLoad(tokenHashes: tokens.enumerated().map { (SHA256.hex(Array($0.element.utf8)), Self.id($0.offset)) })
         return tokens
     }
+
+    /// The benchmark's sign-in tokens, the same every run (so a built world can be reused).
+    func tokenList() -> [String] {
+        var random = SplitMix64(seed: 5)
+        return (0..<tokens).map { _ in (0..<4).map { _ in String(random.next(), radix: 16).leftPadded(to: 16) }.joined() }
+    }
+
+    /// A copy of the world at `path`, built once into `cache` (the build takes minutes) and copied after.
+    func copy(to path: String, cache: URL) throws -> [String] {
+        let name = "live-world-\(people)-\(friendsEach)-\(community)-\(tokens)-\(Int(now.timeIntervalSince1970)).db"
+        let cached = cache.appendingPathComponent(name)
+        if !FileManager.default.fileExists(atPath: cached.path) {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            let building = cache.appendingPathComponent(name + ".building")
+            try? FileManager.default.removeItem(at: building)
+            _ = try build(path: building.path)
+            try SQLiteLiveStore.checkpoint(path: building.path)
+            try FileManager.default.moveItem(at: building, to: cached)
+        }
+        try FileManager.default.copyItem(at: cached, to: URL(fileURLWithPath: path))
+        return tokenList()
+    }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

@@ -107,7 +107,8 @@ struct LiveHTTPTests {
 
     @Test(arguments: [
         ("{", 400, "body"), ("[1]", 400, "body"), ("{\"lat\": 95, \"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"),
-        ("{\"lat\": \"40\", \"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"), ("{\"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"),
+        ("{\"lat\": \"40\", \"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"), ("{\"lat\": true, \"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"),
+        ("{\"lat\": 40, \"lon\": null, \"accuracyMeters\": 5}", 400, "lon"), ("{\"lon\": 0, \"accuracyMeters\": 5}", 400, "lat"),
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"speed\": 3}", 400, "speed"),
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": -1}", 400, "accuracyMeters"),
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"at\": \"2099-01-01T00:00:00Z\"}", 400, "at"),
