@@ -12,6 +12,7 @@
 
 struct chttpd_exchange {
     chttpd_server *server;
+    request_state *state;
     struct MHD_Connection *connection;
     int header_count;
     char *names[MAX_HEADERS];
@@ -19,12 +20,6 @@ struct chttpd_exchange {
     int responded;
 };
 
-/* What a request carries between MHD's calls: its body so far. */
-typedef struct {
-    uint8_t *body;
-    size_t length;
-    int too_large;
-} request_state;
 
 typedef struct {
     char *data;
@@ -79,6 +74,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     (void)version;
     chttpd_server *server = (chttpd_server *)cls;
     request_state *state = (request_state *)*request_state_pointer;
+    if (state && state->pending) return chttpd_finish_deferred(connection, state);
     if (state == NULL) {
         /* First call: only the headers are in. Answering now would make MHD close the connection, so wait for
            the calls that bring the body and the final one after it. */
@@ -99,6 +95,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     memset(&exchange, 0, sizeof exchange);
     exchange.connection = connection;
     exchange.server = server;
+    exchange.state = state;
     chttpd_request request = {
         .method = method, .path = url, .query = query.data ? query.data : "",
         .if_none_match = header(connection, MHD_HTTP_HEADER_IF_NONE_MATCH), .host = header(connection, MHD_HTTP_HEADER_HOST),
@@ -120,6 +117,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **re
     (void)code;
     request_state *state = (request_state *)*request_state_pointer;
     if (!state) return;
+    chttpd_free_pending(state);
     free(state->body);
     free(state);
     *request_state_pointer = NULL;
@@ -173,10 +171,11 @@ void chttpd_stop(chttpd_server *server) {
     if (!server) return;
     chttpd_end_streams(server);
     MHD_quiesce_daemon(server->daemon);
-    /* Let the woken streams finish before the daemon goes (MHD refuses to stop with suspended connections). */
-    for (int round = 0; round < 200; round++) {
+    /* Let the woken streams and the deferred answers finish before the daemon goes (MHD refuses to stop with
+       suspended connections). */
+    for (int round = 0; round < 400; round++) {
         pthread_mutex_lock(&server->streams_lock);
-        int open = server->streams != NULL;
+        int open = server->streams != NULL || server->deferred > 0;
         pthread_mutex_unlock(&server->streams_lock);
         if (!open) break;
         usleep(5000);
@@ -224,3 +223,8 @@ int chttpd_respond(chttpd_exchange *exchange, unsigned status, const uint8_t *bo
     exchange->responded = queued == MHD_YES;
     return queued == MHD_YES ? 0 : -1;
 }
+
+chttpd_server *chttpd_exchange_server(chttpd_exchange *exchange) { return exchange->server; }
+struct MHD_Connection *chttpd_exchange_connection(chttpd_exchange *exchange) { return exchange->connection; }
+request_state *chttpd_exchange_state(chttpd_exchange *exchange) { return exchange->state; }
+void chttpd_exchange_mark_answered(chttpd_exchange *exchange) { exchange->responded = 1; }

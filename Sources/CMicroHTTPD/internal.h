@@ -13,7 +13,29 @@ struct chttpd_server {
     size_t body_limit;
     pthread_mutex_t streams_lock;
     chttpd_stream *streams;
+    /* Deferred answers not yet sent (guarded by streams_lock). */
+    int deferred;
 };
+
+/* What a request carries between MHD's calls: its body so far, and its deferred answer once it has one. */
+typedef struct {
+    uint8_t *body;
+    size_t length;
+    int too_large;
+    chttpd_pending *pending;
+} request_state;
+
+/* Queues a deferred answer that is ready (MHD calls the handler again after the connection is resumed). */
+enum MHD_Result chttpd_finish_deferred(struct MHD_Connection *connection, request_state *state);
+
+/* The exchange's fields deferred.c needs (its layout is private to chttpd.c). */
+chttpd_server *chttpd_exchange_server(chttpd_exchange *exchange);
+struct MHD_Connection *chttpd_exchange_connection(chttpd_exchange *exchange);
+request_state *chttpd_exchange_state(chttpd_exchange *exchange);
+void chttpd_exchange_mark_answered(chttpd_exchange *exchange);
+
+/* Frees a request's deferred answer, if any. */
+void chttpd_free_pending(request_state *state);
 
 struct chttpd_stream {
     pthread_mutex_t lock;

@@ -133,6 +133,18 @@ public final class LiveMapService: Sendable {
         return kept
     }
 
+    /// `updateLocation` without waiting for the store: checks first (throwing at once), then `completion` gets
+    /// whether the fix was kept once it is durable.
+    public func updateLocation(_ me: PersonID, fix: LocationFix, now: Date, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) throws {
+        guard fix.takenAt <= now.addingTimeInterval(VisibilityRule.maxFixLead) else {
+            throw LiveMapError.invalid(field: "at", message: "is more than \(Int(VisibilityRule.maxFixLead)) s after the server's clock")
+        }
+        store.recordFix(fix, of: me) { [observers] result in
+            if case .success(true) = result { observers.send(.person(me)) }
+            completion(result)
+        }
+    }
+
     // MARK: what a viewer sees
 
     /// The friends `viewer` sees at `now`, in id order: exactly those the visibility rule allows.

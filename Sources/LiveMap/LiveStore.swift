@@ -79,6 +79,8 @@ public protocol LiveStore: AnyObject, Sendable {
     /// Keeps `fix` when it is newer than the stored one; returns whether it was kept.
     func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool
     func fix(of id: PersonID) throws -> LocationFix?
+    /// `recordFix` without waiting: `completion` gets whether the fix was kept, once it is durable.
+    func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
 
     func addToken(hash: String, for id: PersonID) throws
     func tokenOwner(hash: String) throws -> PersonID?
@@ -89,4 +91,11 @@ public protocol LiveStore: AnyObject, Sendable {
     func candidates(of viewer: PersonID) throws -> [Candidate]
     /// The facts about one person for one viewer; nil when the person does not exist.
     func candidate(viewer: PersonID, person: PersonID) throws -> Candidate?
+}
+
+extension LiveStore {
+    /// Stores without an asynchronous path record synchronously and complete at once.
+    public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        completion(Result { try recordFix(fix, of: id) })
+    }
 }

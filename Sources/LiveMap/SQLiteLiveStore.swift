@@ -66,7 +66,7 @@ public final class SQLiteLiveStore: LiveStore {
         let row: [SQLiteDatabase.Value] = [.text(person.id.rawValue), .text(person.name), .text(person.color), person.avatar.map { .text($0) } ?? .null]
             + SQLiteSchema.values(settings)
         return try write { database in
-            try database.change("INSERT OR IGNORE INTO people VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row) == 1
+            try database.change(SQLiteSchema.insertPerson(orReplace: false), row) == 1
         }
     }
 
@@ -85,42 +85,45 @@ public final class SQLiteLiveStore: LiveStore {
 
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
         try write { database in
-            try database.change("INSERT INTO asks VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET snapstreak = excluded.snapstreak, best = excluded.best",
+            try database.change("INSERT INTO asks VALUES (\(SQLiteSchema.row(1)), \(SQLiteSchema.row(2)), ?3, ?4) ON CONFLICT DO UPDATE SET snapstreak = excluded.snapstreak, best = excluded.best",
                                 [.text(from.rawValue), .text(to.rawValue), .integer(details.snapstreak), .integer(details.bestFriend ? 1 : 0)])
         }
     }
 
     public func removeAsks(between first: PersonID, and second: PersonID) throws {
         try write { database in
-            try database.change("DELETE FROM asks WHERE (from_id = ?1 AND to_id = ?2) OR (from_id = ?2 AND to_id = ?1)",
-                                [.text(first.rawValue), .text(second.rawValue)])
+            try SQLiteSchema.deleteAsks(database, first, second)
         }
     }
 
     public func asks(from: PersonID, to: PersonID) throws -> Bool {
         try read { database in
-            try !database.query("SELECT 1 FROM asks WHERE from_id = ? AND to_id = ?", [.text(from.rawValue), .text(to.rawValue)]).isEmpty
+            try !database.query("SELECT 1 FROM asks WHERE from_row = \(SQLiteSchema.row(1)) AND to_row = \(SQLiteSchema.row(2))",
+                                [.text(from.rawValue), .text(to.rawValue)]).isEmpty
         }
     }
 
     public func addBlock(by blocker: PersonID, on blocked: PersonID) throws {
         try write { database in
-            try database.change("INSERT OR IGNORE INTO blocks VALUES (?, ?)", [.text(blocker.rawValue), .text(blocked.rawValue)])
-            try database.change("DELETE FROM asks WHERE (from_id = ?1 AND to_id = ?2) OR (from_id = ?2 AND to_id = ?1)",
+            try database.change("INSERT OR IGNORE INTO blocks VALUES (\(SQLiteSchema.row(1)), \(SQLiteSchema.row(2)))",
                                 [.text(blocker.rawValue), .text(blocked.rawValue)])
+            try SQLiteSchema.deleteAsks(database, blocker, blocked)
         }
     }
 
     public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {
         try write { database in
-            try database.change("DELETE FROM blocks WHERE blocker = ? AND blocked = ?", [.text(blocker.rawValue), .text(blocked.rawValue)]) == 1
+            try database.change("DELETE FROM blocks WHERE blocker_row = \(SQLiteSchema.row(1)) AND blocked_row = \(SQLiteSchema.row(2))",
+                                [.text(blocker.rawValue), .text(blocked.rawValue)]) == 1
         }
     }
 
     public func blocked(between first: PersonID, and second: PersonID) throws -> Bool {
         try read { database in
-            try !database.query("SELECT 1 FROM blocks WHERE (blocker = ?1 AND blocked = ?2) OR (blocker = ?2 AND blocked = ?1)",
-                                [.text(first.rawValue), .text(second.rawValue)]).isEmpty
+            try !database.query("""
+                SELECT 1 FROM blocks WHERE (blocker_row = \(SQLiteSchema.row(1)) AND blocked_row = \(SQLiteSchema.row(2)))
+                    OR (blocker_row = \(SQLiteSchema.row(2)) AND blocked_row = \(SQLiteSchema.row(1)))
+                """, [.text(first.rawValue), .text(second.rawValue)]).isEmpty
         }
     }
 
@@ -135,7 +138,10 @@ public final class SQLiteLiveStore: LiveStore {
 
     public func related(to id: PersonID) throws -> [PersonID] {
         try read { database in
-            try database.query("SELECT to_id FROM asks WHERE from_id = ?1 UNION SELECT from_id FROM asks WHERE to_id = ?1", [.text(id.rawValue)])
+            try database.query("""
+                SELECT p.id FROM people p WHERE p.row IN (SELECT to_row FROM asks WHERE from_row = \(SQLiteSchema.row(1))
+                    UNION SELECT from_row FROM asks WHERE to_row = \(SQLiteSchema.row(1)))
+                """, [.text(id.rawValue)])
                 .compactMap { $0[0].text.map(PersonID.init(trusted:)) }
         }
     }
@@ -155,38 +161,40 @@ public final class SQLiteLiveStore: LiveStore {
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        let row: [SQLiteDatabase.Value] = [.text(id.rawValue), .real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters),
-                                           .integer(SQLiteSchema.milliseconds(fix.takenAt)), fix.place.map { .text($0) } ?? .null]
+        let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
         return try write { database in
-            try database.change("""
-                INSERT INTO fixes VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET lat = excluded.lat, lon = excluded.lon,
-                accuracy = excluded.accuracy, taken_ms = excluded.taken_ms, place = excluded.place WHERE excluded.taken_ms > fixes.taken_ms
-                """, row) == 1
+            try database.change(SQLiteSchema.updateFix, row) == 1
         }
+    }
+
+    public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
+        writer.submit({ database in try database.change(SQLiteSchema.updateFix, row) == 1 }, completion: completion)
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {
         try read { database in
-            try database.query("SELECT lat, lon, accuracy, taken_ms, place FROM fixes WHERE id = ?", [.text(id.rawValue)]).first
+            try database.query("SELECT lat, lon, accuracy, taken_ms, place FROM people WHERE id = ?", [.text(id.rawValue)]).first
                 .flatMap { SQLiteSchema.fix($0, from: 0) }
         }
     }
 
     public func addToken(hash: String, for id: PersonID) throws {
         try write { database in
-            try database.change("INSERT INTO tokens VALUES (?, ?)", [.text(hash), .text(id.rawValue)])
+            try database.change("INSERT INTO tokens VALUES (?1, \(SQLiteSchema.row(2)))", [.text(hash), .text(id.rawValue)])
         }
     }
 
     public func tokenOwner(hash: String) throws -> PersonID? {
         try read { database in
-            try database.query("SELECT person FROM tokens WHERE hash = ?", [.text(hash)]).first?.first?.text.map(PersonID.init(trusted:))
+            try database.query("SELECT p.id FROM tokens t JOIN people p ON p.row = t.person_row WHERE t.hash = ?", [.text(hash)])
+                .first?.first?.text.map(PersonID.init(trusted:))
         }
     }
 
     public func revokeTokens(of id: PersonID) throws -> Int {
         try write { database in
-            try database.change("DELETE FROM tokens WHERE person = ?", [.text(id.rawValue)])
+            try database.change("DELETE FROM tokens WHERE person_row = \(SQLiteSchema.row(1))", [.text(id.rawValue)])
         }
     }
 
@@ -209,7 +217,7 @@ public final class SQLiteLiveStore: LiveStore {
     }
 
     /// A whole world at once, in one transaction (large demo and benchmark stores): people with their settings,
-    /// asks, fixes and token hashes. Existing rows with the same keys are replaced.
+    /// then asks, fixes and token hashes between people already loaded. Existing rows with the same keys are replaced.
     public func bulkLoad(people: [(Person, SharingSettings)] = [], asks: [(from: PersonID, to: PersonID, details: FriendDetails)] = [],
                          fixes: [(PersonID, LocationFix)] = [], tokenHashes: [(String, PersonID)] = []) throws {
         let peopleRows: [[SQLiteDatabase.Value]] = people.map { person, settings in
@@ -218,16 +226,13 @@ public final class SQLiteLiveStore: LiveStore {
         let askRows: [[SQLiteDatabase.Value]] = asks.map {
             [.text($0.from.rawValue), .text($0.to.rawValue), .integer($0.details.snapstreak), .integer($0.details.bestFriend ? 1 : 0)]
         }
-        let fixRows: [[SQLiteDatabase.Value]] = fixes.map { id, fix in
-            [.text(id.rawValue), .real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters),
-             .integer(SQLiteSchema.milliseconds(fix.takenAt)), fix.place.map { .text($0) } ?? .null]
-        }
+        let fixRows: [[SQLiteDatabase.Value]] = fixes.map { id, fix in SQLiteSchema.values(fix) + [.text(id.rawValue)] }
         let tokenRows: [[SQLiteDatabase.Value]] = tokenHashes.map { [.text($0.0), .text($0.1.rawValue)] }
         try write { database in
-            try database.run("INSERT OR REPLACE INTO people VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows: peopleRows)
-            try database.run("INSERT OR REPLACE INTO asks VALUES (?, ?, ?, ?)", rows: askRows)
-            try database.run("INSERT OR REPLACE INTO fixes VALUES (?, ?, ?, ?, ?, ?)", rows: fixRows)
-            try database.run("INSERT OR REPLACE INTO tokens VALUES (?, ?)", rows: tokenRows)
+            try database.run(SQLiteSchema.insertPerson(orReplace: true), rows: peopleRows)
+            try database.run("INSERT OR REPLACE INTO asks VALUES (\(SQLiteSchema.row(1)), \(SQLiteSchema.row(2)), ?3, ?4)", rows: askRows)
+            try database.run("UPDATE people SET lat = ?1, lon = ?2, accuracy = ?3, taken_ms = ?4, place = ?5 WHERE id = ?6", rows: fixRows)
+            try database.run("INSERT OR REPLACE INTO tokens VALUES (?1, \(SQLiteSchema.row(2)))", rows: tokenRows)
         }
     }
 }

@@ -4,45 +4,73 @@ import SQLiteKit
 
 /// The live store's tables, its queries and the mapping between rows and the model.
 enum SQLiteSchema {
+    /// People carry their settings and latest fix in one row (one lookup per friend); asks, blocks and tokens
+    /// refer to people by integer row, so the friend graph is compact and fast to walk.
     static let version1 = """
-        CREATE TABLE people (id TEXT PRIMARY KEY, name TEXT NOT NULL, color TEXT NOT NULL, avatar TEXT,
+        CREATE TABLE people (row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, color TEXT NOT NULL, avatar TEXT,
             ghost TEXT NOT NULL, ghost_hours INTEGER NOT NULL, ghost_until_ms INTEGER NOT NULL,
-            audience TEXT NOT NULL, audience_ids TEXT NOT NULL) WITHOUT ROWID;
-        CREATE TABLE asks (from_id TEXT NOT NULL REFERENCES people(id), to_id TEXT NOT NULL REFERENCES people(id),
-            snapstreak INTEGER NOT NULL, best INTEGER NOT NULL, PRIMARY KEY (from_id, to_id)) WITHOUT ROWID;
-        CREATE INDEX asks_by_target ON asks (to_id, from_id);
-        CREATE TABLE blocks (blocker TEXT NOT NULL REFERENCES people(id), blocked TEXT NOT NULL REFERENCES people(id),
-            PRIMARY KEY (blocker, blocked)) WITHOUT ROWID;
-        CREATE TABLE fixes (id TEXT PRIMARY KEY REFERENCES people(id), lat REAL NOT NULL, lon REAL NOT NULL,
-            accuracy REAL NOT NULL, taken_ms INTEGER NOT NULL, place TEXT) WITHOUT ROWID;
-        CREATE TABLE tokens (hash TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES people(id)) WITHOUT ROWID;
-        CREATE INDEX tokens_by_person ON tokens (person);
+            audience TEXT NOT NULL, audience_ids TEXT NOT NULL,
+            lat REAL, lon REAL, accuracy REAL, taken_ms INTEGER, place TEXT);
+        CREATE TABLE asks (from_row INTEGER NOT NULL REFERENCES people(row), to_row INTEGER NOT NULL REFERENCES people(row),
+            snapstreak INTEGER NOT NULL, best INTEGER NOT NULL, PRIMARY KEY (from_row, to_row)) WITHOUT ROWID;
+        CREATE INDEX asks_by_target ON asks (to_row, from_row);
+        CREATE TABLE blocks (blocker_row INTEGER NOT NULL REFERENCES people(row), blocked_row INTEGER NOT NULL REFERENCES people(row),
+            PRIMARY KEY (blocker_row, blocked_row)) WITHOUT ROWID;
+        CREATE TABLE tokens (hash TEXT PRIMARY KEY, person_row INTEGER NOT NULL REFERENCES people(row)) WITHOUT ROWID;
+        CREATE INDEX tokens_by_person ON tokens (person_row);
         """
 
+    /// The row of a person id, as a subquery on parameter `n`.
+    static func row(_ n: Int) -> String { "(SELECT row FROM people WHERE id = ?\(n))" }
+
+    static let personColumns = "p.id, p.name, p.color, p.avatar"
     private static let candidateColumns = """
         SELECT p.id, p.name, p.color, p.avatar, p.ghost, p.ghost_hours, p.ghost_until_ms, p.audience, p.audience_ids,
-            f.lat, f.lon, f.accuracy, f.taken_ms, f.place, mine.snapstreak, mine.best, mine.from_id IS NOT NULL,
-            EXISTS (SELECT 1 FROM asks t WHERE t.from_id = p.id AND t.to_id = ?1),
-            EXISTS (SELECT 1 FROM blocks b WHERE b.blocker = ?1 AND b.blocked = p.id)
-                OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker = p.id AND b.blocked = ?1)
+            p.lat, p.lon, p.accuracy, p.taken_ms, p.place, mine.snapstreak, mine.best, mine.from_row IS NOT NULL,
+            EXISTS (SELECT 1 FROM asks t WHERE t.from_row = p.row AND t.to_row = v.row),
+            EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = v.row AND b.blocked_row = p.row)
+                OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = p.row AND b.blocked_row = v.row)
         """
     static let candidatesQuery = candidateColumns + """
 
-        FROM asks mine JOIN people p ON p.id = mine.to_id LEFT JOIN fixes f ON f.id = p.id
-        WHERE mine.from_id = ?1 ORDER BY p.id
+        FROM people v JOIN asks mine ON mine.from_row = v.row JOIN people p ON p.row = mine.to_row
+        WHERE v.id = ?1 ORDER BY p.id
         """
     static let candidateQuery = candidateColumns + """
 
-        FROM people p LEFT JOIN asks mine ON mine.from_id = ?1 AND mine.to_id = p.id LEFT JOIN fixes f ON f.id = p.id
-        WHERE p.id = ?2
+        FROM people v JOIN people p ON p.id = ?2 LEFT JOIN asks mine ON mine.from_row = v.row AND mine.to_row = p.row
+        WHERE v.id = ?1
         """
     static let relationsQuery = """
         SELECT p.id, p.name, p.color, p.avatar,
-            EXISTS (SELECT 1 FROM asks a WHERE a.from_id = ?1 AND a.to_id = p.id),
-            EXISTS (SELECT 1 FROM asks a WHERE a.from_id = p.id AND a.to_id = ?1)
-        FROM people p WHERE p.id IN (SELECT to_id FROM asks WHERE from_id = ?1 UNION SELECT from_id FROM asks WHERE to_id = ?1)
-        ORDER BY p.id
+            EXISTS (SELECT 1 FROM asks a WHERE a.from_row = v.row AND a.to_row = p.row),
+            EXISTS (SELECT 1 FROM asks a WHERE a.from_row = p.row AND a.to_row = v.row)
+        FROM people v JOIN people p ON p.row IN (SELECT to_row FROM asks WHERE from_row = v.row UNION SELECT from_row FROM asks WHERE to_row = v.row)
+        WHERE v.id = ?1 ORDER BY p.id
         """
+
+    /// Adds a person row (id, name, color, avatar, then the five sharing columns) with no fix.
+    static func insertPerson(orReplace: Bool) -> String {
+        "INSERT OR \(orReplace ? "REPLACE" : "IGNORE") INTO people (id, name, color, avatar, ghost, ghost_hours, ghost_until_ms, audience, audience_ids) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    }
+
+    /// Keeps a fix (lat, lon, accuracy, taken_ms, place, then the id) only when newer than the stored one.
+    static let updateFix = """
+        UPDATE people SET lat = ?1, lon = ?2, accuracy = ?3, taken_ms = ?4, place = ?5
+        WHERE id = ?6 AND (taken_ms IS NULL OR taken_ms < ?4)
+        """
+
+    static func values(_ fix: LocationFix) -> [SQLiteDatabase.Value] {
+        [.real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters), .integer(milliseconds(fix.takenAt)),
+         fix.place.map { .text($0) } ?? .null]
+    }
+
+    static func deleteAsks(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws {
+        try database.change("""
+            DELETE FROM asks WHERE (from_row = \(row(1)) AND to_row = \(row(2))) OR (from_row = \(row(2)) AND to_row = \(row(1)))
+            """, [.text(first.rawValue), .text(second.rawValue)])
+    }
 
     static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
     static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

@@ -11,10 +11,17 @@ final class SQLiteWriter: @unchecked Sendable {
     private final class Job: @unchecked Sendable {
         let work: (SQLiteDatabase) throws -> any Sendable
         var result: Result<any Sendable, any Error> = .failure(LiveMapError.unavailable(message: "not run"))
+        /// Called on the writing thread once the transaction committed (or failed); else `done` is signalled.
+        let completion: (@Sendable (Result<any Sendable, any Error>) -> Void)?
         let done = DispatchSemaphore(value: 0)
 
-        init(_ work: @escaping (SQLiteDatabase) throws -> any Sendable) {
+        init(_ work: @escaping (SQLiteDatabase) throws -> any Sendable, completion: (@Sendable (Result<any Sendable, any Error>) -> Void)? = nil) {
             self.work = work
+            self.completion = completion
+        }
+
+        func finish() {
+            if let completion { completion(result) } else { done.signal() }
         }
     }
 
@@ -41,16 +48,28 @@ final class SQLiteWriter: @unchecked Sendable {
     /// Runs `work` inside a committed transaction and returns its result.
     func perform<T: Sendable>(_ work: @escaping (SQLiteDatabase) throws -> T) throws -> T {
         let job = Job { try work($0) }
-        condition.lock()
-        guard !stopped else {
-            condition.unlock()
-            throw LiveMapError.unavailable(message: "the store is closed")
-        }
-        pending.append(job)
-        condition.signal()
-        condition.unlock()
+        try enqueue(job)
         job.done.wait()
         return try job.result.get() as! T
+    }
+
+    /// Runs `work` inside a transaction and hands its result to `completion` once committed, on the writing
+    /// thread (keep it short); the caller does not wait.
+    func submit<T: Sendable>(_ work: @escaping (SQLiteDatabase) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let job = Job({ try work($0) }, completion: { result in completion(result.map { $0 as! T }) })
+        do {
+            try enqueue(job)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    private func enqueue(_ job: Job) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { throw LiveMapError.unavailable(message: "the store is closed") }
+        pending.append(job)
+        condition.signal()
     }
 
     private func loop() {
@@ -87,7 +106,7 @@ final class SQLiteWriter: @unchecked Sendable {
             try? database.execute("ROLLBACK")
             for job in batch { job.result = .failure(LiveMapError.unavailable(message: "\(error)")) }
         }
-        for job in batch { job.done.signal() }
+        for job in batch { job.finish() }
     }
 }
 

@@ -37,6 +37,9 @@ public struct HTTPResponse: Sendable {
     public var headers: [(String, String)]
     /// When set, the answer is an open stream instead of `body`, handed to this once it is queued.
     public var stream: (@Sendable (HTTPStream) -> Void)?
+    /// When set, the answer comes later: this is called with a function that sends it (exactly once, from any
+    /// thread); no thread waits meanwhile.
+    public var deferred: (@Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void)?
 
     public init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = [], stream: (@Sendable (HTTPStream) -> Void)? = nil) {
         self.status = status
@@ -45,6 +48,18 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.stream = stream
     }
+
+    /// An answer that `produce` sends later through the function it is given.
+    public static func later(_ produce: @escaping @Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
+        var response = HTTPResponse(status: 0, contentType: "", body: [])
+        response.deferred = produce
+        return response
+    }
+}
+
+/// A deferred answer's C handle, carried to the thread that completes it.
+private struct PendingHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
 }
 
 /// An open response stream (Server-Sent Events): any thread may send; `send` is false once the client left.
@@ -88,10 +103,14 @@ public final class HTTPServer: @unchecked Sendable {
     public static let bodyLimit = 16 * 1024
 
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    private let answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)?
     private var server: OpaquePointer?
 
-    public init(host: String, port: UInt16, threads: Int, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
+    /// `answered` is told each request's final status and how long it took (for the access log).
+    public init(host: String, port: UInt16, threads: Int, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+                answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)? = nil) throws {
         self.handler = handler
+        self.answered = answered
         var message = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()
         server = chttpd_start(host, port, UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemory, Self.connectionLimit,
@@ -125,7 +144,21 @@ public final class HTTPServer: @unchecked Sendable {
         let request = HTTPRequest(method: text(raw.method) ?? "", path: text(raw.path) ?? "/", query: values, ifNoneMatch: text(raw.if_none_match),
                                   host: text(raw.host), authorization: text(raw.authorization), contentType: text(raw.content_type),
                                   body: body, bodyTooLarge: raw.body_too_large != 0)
+        let started = ContinuousClock.now
         let response = handler(request)
+        if let produce = response.deferred {
+            guard let pending = chttpd_defer(exchange) else { return }
+            let answered = self.answered
+            let handle = PendingHandle(pointer: pending)
+            produce { final in
+                chttpd_pending_header(handle.pointer, "Content-Type", final.contentType)
+                for (name, value) in final.headers { chttpd_pending_header(handle.pointer, name, value) }
+                final.body.withUnsafeBufferPointer { chttpd_complete(handle.pointer, UInt32(final.status), $0.baseAddress, $0.count) }
+                answered?(request, final.status, ContinuousClock.now - started)
+            }
+            return
+        }
+        defer { answered?(request, response.status, ContinuousClock.now - started) }
         chttpd_add_header(exchange, "Content-Type", response.contentType)
         for (name, value) in response.headers { chttpd_add_header(exchange, name, value) }
         if let onStream = response.stream {

@@ -58,8 +58,19 @@ extension MapAPI {
         let takenAt = try body.string("at").map { try MeBodies.time($0, field: "at") } ?? now
         let fix = try LocationFix(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"), accuracyMeters: body.requiredNumber("accuracyMeters"),
                                   takenAt: takenAt, place: body.string("place"))
-        try live.updateLocation(me, fix: fix, now: now)
-        return HTTPResponse(status: 204, contentType: "application/json", body: [])
+        let live = self.live
+        return .later { send in
+            do {
+                try live.updateLocation(me, fix: fix, now: now) { result in
+                    switch result {
+                    case .success: send(HTTPResponse(status: 204, contentType: "application/json", body: []))
+                    case .failure(let error): send(Self.failure(error))
+                    }
+                }
+            } catch {
+                send(Self.failure(error))
+            }
+        }
     }
 
     private func sharing(_ me: PersonID) throws -> HTTPResponse {

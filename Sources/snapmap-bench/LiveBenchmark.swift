@@ -27,7 +27,7 @@ enum LiveBenchmark {
         let floor = try ServeBenchmark.load(server.base + "/healthz", connections: 16)
         let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/layouts.lua",
                                               scriptArguments: [tokenFile.path])
-        let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 16, script: "bench/location_updates.lua",
+        let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/location_updates.lua",
                                               scriptArguments: [tokenFile.path])
         let latencyText = try BenchmarkProcess.run("python3", ["bench/event_latency.py", server.base, tokenFile.path, String(world.community), "300"])
         let latency = try JSONSerialization.jsonObject(with: Data(latencyText.utf8)) as? [String: Any] ?? [:]

@@ -13,6 +13,9 @@ struct LiveWorld {
     let tokens: Int
     let now: Date
 
+    /// Bumped when the store's tables change, so a cached world is rebuilt.
+    static let format = 2
+
     static func id(_ index: Int) -> PersonID { PersonID(trusted: "p\(index)") }
 
     /// Builds the store at `path`; returns the tokens of people 0..<tokens, in order.
@@ -63,7 +66,7 @@ struct LiveWorld {
 
     /// A copy of the world at `path`, built once into `cache` (the build takes minutes) and copied after.
     func copy(to path: String, cache: URL) throws -> [String] {
-        let name = "live-world-\(people)-\(friendsEach)-\(community)-\(tokens)-\(Int(now.timeIntervalSince1970)).db"
+        let name = "live-world-v\(Self.format)-\(people)-\(friendsEach)-\(community)-\(tokens)-\(Int(now.timeIntervalSince1970)).db"
         let cached = cache.appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: cached.path) {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)

@@ -18,7 +18,7 @@ enum LiveOptions {
     static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene) throws -> LiveMapService {
         let path = databasePath(options, dataDirectory: dataDirectory)
         guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
-        let store = try SQLiteLiveStore(path: path)
+        let store = try SQLiteLiveStore(path: path, synchronous: ProcessInfo.processInfo.environment["SNAPMAP_SYNC"] != "normal")
         try DemoSeed.seedIfNeeded(store, scene: scene)
         return LiveMapService(store: store)
     }

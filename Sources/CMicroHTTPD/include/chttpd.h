@@ -10,6 +10,7 @@
 typedef struct chttpd_server chttpd_server;
 typedef struct chttpd_exchange chttpd_exchange;
 typedef struct chttpd_stream chttpd_stream;
+typedef struct chttpd_pending chttpd_pending;
 
 /* One request. `query` holds the decoded arguments as "key\x1Fvalue\x1E" records; header values may be
    NULL. `body` holds at most the server's body limit; `body_too_large` is set when the client sent more
@@ -53,6 +54,16 @@ int chttpd_respond(chttpd_exchange *exchange, unsigned status, const uint8_t *bo
 /* Answers with a stream that stays open until the client leaves, the server stops, or chttpd_stream_end.
    Returns the stream (the caller owns one reference: release it with chttpd_stream_release), or NULL. */
 chttpd_stream *chttpd_respond_stream(chttpd_exchange *exchange, unsigned status);
+
+/* Defers the answer: the connection waits (no thread does) until chttpd_complete, which any thread calls exactly
+   once. Headers added with chttpd_add_header before this call are dropped: add them with chttpd_pending_header. */
+chttpd_pending *chttpd_defer(chttpd_exchange *exchange);
+
+/* Adds a header to a deferred answer; call before chttpd_complete. Returns 0, or -1 when invalid. */
+int chttpd_pending_header(chttpd_pending *pending, const char *name, const char *value);
+
+/* Sends a deferred answer (the body is copied); the pending answer must not be used after. */
+void chttpd_complete(chttpd_pending *pending, unsigned status, const uint8_t *body, size_t length);
 
 /* Appends bytes to a stream; returns 0, or -1 when the stream has ended (the client left) or is backed up
    past its buffer limit (it is then ended). Safe from any thread. */

@@ -21,7 +21,7 @@ let serveCommand = Command(
 ) { options in
     let host = options.value("host") ?? "127.0.0.1"
     let port = try options.integer("port", in: 0...65535) ?? 8080
-    let threads = try options.integer("threads", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+    let threads = try options.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
     let demo = options.flag("demo")
     guard !demo || host == "127.0.0.1" else { throw UsageError(description: "--demo serves on loopback only (--host 127.0.0.1)") }
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
@@ -30,13 +30,9 @@ let serveCommand = Command(
     let offset = start.timeIntervalSinceNow
     let api = MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) })
     api.eventHub.startSweeping()
-    let server = try HTTPServer(host: host, port: UInt16(port), threads: threads) { request in
-        let started = ContinuousClock.now
-        let response = api.handle(request)
-        let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
-        FileHandle.standardError.write(Data(String(format: "%@ %@ %d %.1fms\n", request.method, request.path, response.status, milliseconds).utf8))
-        return response
-    }
+    let log = AccessLog(output: FileHandle.standardError)
+    let server = try HTTPServer(host: host, port: UInt16(port), threads: threads, handler: { api.handle($0) },
+                                answered: { request, status, duration in log.record(request, status: status, duration: duration) })
     var banner = "listening on http://\(host):\(server.port) with \(threads) threads\n"
     if demo { banner += "viewer: http://\(host):\(server.port)/#token=\(try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue))\n" }
     FileHandle.standardOutput.write(Data(banner.utf8))

@@ -1,0 +1,77 @@
+#include "internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PENDING_HEADERS 16
+
+struct chttpd_pending {
+    chttpd_server *server;
+    struct MHD_Connection *connection;
+    int header_count;
+    char *names[MAX_PENDING_HEADERS];
+    char *values[MAX_PENDING_HEADERS];
+    unsigned status;
+    uint8_t *body;
+    size_t length;
+    int ready;
+};
+
+chttpd_pending *chttpd_defer(chttpd_exchange *exchange) {
+    request_state *state = chttpd_exchange_state(exchange);
+    if (!state || state->pending) return NULL;
+    chttpd_pending *pending = (chttpd_pending *)calloc(1, sizeof(chttpd_pending));
+    if (!pending) return NULL;
+    pending->server = chttpd_exchange_server(exchange);
+    pending->connection = chttpd_exchange_connection(exchange);
+    state->pending = pending;
+    pthread_mutex_lock(&pending->server->streams_lock);
+    pending->server->deferred++;
+    pthread_mutex_unlock(&pending->server->streams_lock);
+    MHD_suspend_connection(pending->connection);
+    chttpd_exchange_mark_answered(exchange);
+    return pending;
+}
+
+int chttpd_pending_header(chttpd_pending *pending, const char *name, const char *value) {
+    if (pending->header_count >= MAX_PENDING_HEADERS || !name || !value) return -1;
+    pending->names[pending->header_count] = strdup(name);
+    pending->values[pending->header_count] = strdup(value);
+    pending->header_count++;
+    return 0;
+}
+
+void chttpd_complete(chttpd_pending *pending, unsigned status, const uint8_t *body, size_t length) {
+    pending->status = status;
+    pending->body = (uint8_t *)malloc(length ? length : 1);
+    if (pending->body && length) memcpy(pending->body, body, length);
+    pending->length = pending->body ? length : 0;
+    pending->ready = 1;
+    MHD_resume_connection(pending->connection);
+}
+
+enum MHD_Result chttpd_finish_deferred(struct MHD_Connection *connection, request_state *state) {
+    chttpd_pending *pending = state->pending;
+    if (!pending->ready) return MHD_YES;
+    struct MHD_Response *response = MHD_create_response_from_buffer(pending->length, pending->body, MHD_RESPMEM_MUST_COPY);
+    if (!response) return MHD_NO;
+    for (int i = 0; i < pending->header_count; i++) MHD_add_response_header(response, pending->names[i], pending->values[i]);
+    enum MHD_Result queued = MHD_queue_response(connection, pending->status, response);
+    MHD_destroy_response(response);
+    chttpd_free_pending(state);
+    return queued;
+}
+
+void chttpd_free_pending(request_state *state) {
+    chttpd_pending *pending = state->pending;
+    if (!pending) return;
+    state->pending = NULL;
+    pthread_mutex_lock(&pending->server->streams_lock);
+    pending->server->deferred--;
+    pthread_mutex_unlock(&pending->server->streams_lock);
+    for (int i = 0; i < pending->header_count; i++) {
+        free(pending->names[i]);
+        free(pending->values[i]);
+    }
+    free(pending->body);
+    free(pending);
+}
