@@ -123,17 +123,49 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **re
     *request_state_pointer = NULL;
 }
 
+/* One listening daemon with its own polling thread; all of a server's daemons share the port (SO_REUSEPORT),
+   so the kernel spreads connections across threads (a shared listening socket lets one thread take them all). */
+static struct MHD_Daemon *start_daemon(chttpd_server *server, const struct sockaddr *address, int ipv6, unsigned timeout_seconds,
+                                       size_t connection_memory, unsigned connection_limit) {
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+    if (ipv6) flags |= MHD_USE_IPv6;
+    return MHD_start_daemon(flags, 0, NULL, NULL, on_request, server,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+                            MHD_OPTION_END);
+}
+
+static void stop_daemons(chttpd_server *server) {
+    for (unsigned i = 0; i < server->daemon_count; i++) MHD_stop_daemon(server->daemons[i]);
+    server->daemon_count = 0;
+}
+
 chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, unsigned timeout_seconds,
                             size_t connection_memory, unsigned connection_limit, size_t body_limit,
                             chttpd_handler handler, void *context, char *error, size_t error_size) {
-    struct sockaddr_in address;
+    struct sockaddr_storage address;
     memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    if (inet_pton(AF_INET, host, &address.sin_addr) != 1) {
-        snprintf(error, error_size, "host must be an IPv4 address such as 127.0.0.1, got \"%s\"", host);
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
+    int ipv6 = 0;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+    } else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        ipv6 = 1;
+    } else {
+        snprintf(error, error_size, "host must be an IPv4 or IPv6 address such as 127.0.0.1 or ::1, got \"%s\"", host);
         return NULL;
     }
+    if (threads < 1) threads = 1;
+    if (threads > CHTTPD_MAX_THREADS) threads = CHTTPD_MAX_THREADS;
     chttpd_server *server = (chttpd_server *)calloc(1, sizeof(chttpd_server));
     if (!server) {
         snprintf(error, error_size, "out of memory");
@@ -143,35 +175,37 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, u
     server->context = context;
     server->body_limit = body_limit;
     pthread_mutex_init(&server->streams_lock, NULL);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
-    server->daemon = MHD_start_daemon(flags, port, NULL, NULL, on_request, server,
-                                      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-                                      MHD_OPTION_THREAD_POOL_SIZE, threads,
-                                      MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                                      MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
-                                      MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                                      MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
-                                      MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-                                      MHD_OPTION_END);
-    if (!server->daemon) {
-        snprintf(error, error_size, "cannot listen on %s:%u (in use, or not allowed)", host, (unsigned)port);
-        pthread_mutex_destroy(&server->streams_lock);
-        free(server);
-        return NULL;
+    for (unsigned i = 0; i < threads; i++) {
+        struct MHD_Daemon *daemon = start_daemon(server, (struct sockaddr *)&address, ipv6, timeout_seconds, connection_memory,
+                                                 connection_limit / threads);
+        if (!daemon) {
+            snprintf(error, error_size, "cannot listen on %s:%u (in use, or not allowed)", host, (unsigned)port);
+            stop_daemons(server);
+            pthread_mutex_destroy(&server->streams_lock);
+            free(server);
+            return NULL;
+        }
+        server->daemons[server->daemon_count++] = daemon;
+        if (i == 0) {
+            /* Port 0 picked a free port: the other daemons share it. */
+            const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+            uint16_t bound = info ? info->port : port;
+            if (ipv6) v6->sin6_port = htons(bound); else v4->sin_port = htons(bound);
+        }
     }
     return server;
 }
 
 uint16_t chttpd_port(chttpd_server *server) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemons[0], MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
 
 void chttpd_stop(chttpd_server *server) {
     if (!server) return;
     chttpd_end_streams(server);
-    MHD_quiesce_daemon(server->daemon);
-    /* Let the woken streams and the deferred answers finish before the daemon goes (MHD refuses to stop with
+    for (unsigned i = 0; i < server->daemon_count; i++) MHD_quiesce_daemon(server->daemons[i]);
+    /* Let the woken streams and the deferred answers finish before the daemons go (MHD refuses to stop with
        suspended connections). */
     for (int round = 0; round < 400; round++) {
         pthread_mutex_lock(&server->streams_lock);
@@ -180,7 +214,7 @@ void chttpd_stop(chttpd_server *server) {
         if (!open) break;
         usleep(5000);
     }
-    MHD_stop_daemon(server->daemon);
+    stop_daemons(server);
     pthread_mutex_destroy(&server->streams_lock);
     free(server);
 }

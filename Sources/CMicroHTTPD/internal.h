@@ -6,8 +6,11 @@
 
 /* What the server and its streams share: the open streams, so that stopping can end them (MHD refuses to
    stop with suspended connections). */
+#define CHTTPD_MAX_THREADS 256
+
 struct chttpd_server {
-    struct MHD_Daemon *daemon;
+    struct MHD_Daemon *daemons[CHTTPD_MAX_THREADS];
+    unsigned daemon_count;
     chttpd_handler handler;
     void *context;
     size_t body_limit;

@@ -17,6 +17,7 @@ public final class SQLiteLiveStore: LiveStore {
     public let path: String
     private let writer: SQLiteWriter
     private let readers: SQLiteReaderPool
+    private let checkpointer: SQLiteCheckpointer
 
     /// Opens or creates the store at `path` (its directory is created). `synchronous` makes every commit wait
     /// for the disk (survives power loss); without it a commit survives a crash of the process.
@@ -25,14 +26,16 @@ public final class SQLiteLiveStore: LiveStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA mmap_size = \(Self.mapBytes)")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA mmap_size = \(Self.mapBytes); PRAGMA wal_autocheckpoint = 0")
         try Self.migrate(database)
         writer = SQLiteWriter(database: database)
         readers = SQLiteReaderPool(path: path)
+        checkpointer = try SQLiteCheckpointer(path: path)
     }
 
     deinit {
         writer.stop()
+        checkpointer.stop()
     }
 
     /// Brings the file to `schemaVersion`, one migration per transaction (safe when two processes open a new
@@ -85,8 +88,7 @@ public final class SQLiteLiveStore: LiveStore {
 
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
         try write { database in
-            try database.change("INSERT INTO asks VALUES (\(SQLiteSchema.row(1)), \(SQLiteSchema.row(2)), ?3, ?4) ON CONFLICT DO UPDATE SET snapstreak = excluded.snapstreak, best = excluded.best",
-                                [.text(from.rawValue), .text(to.rawValue), .integer(details.snapstreak), .integer(details.bestFriend ? 1 : 0)])
+            try SQLiteSchema.addAsk(database, [.text(from.rawValue), .text(to.rawValue), .integer(details.snapstreak), .integer(details.bestFriend ? 1 : 0)])
         }
     }
 
@@ -201,6 +203,7 @@ public final class SQLiteLiveStore: LiveStore {
     public func candidates(of viewer: PersonID) throws -> [Candidate] {
         try read { database in
             try database.query(SQLiteSchema.candidatesQuery, [.text(viewer.rawValue)]).map { SQLiteSchema.candidate($0, viewer: viewer) }
+                .sorted { $0.person.id < $1.person.id }
         }
     }
 
@@ -230,7 +233,7 @@ public final class SQLiteLiveStore: LiveStore {
         let tokenRows: [[SQLiteDatabase.Value]] = tokenHashes.map { [.text($0.0), .text($0.1.rawValue)] }
         try write { database in
             try database.run(SQLiteSchema.insertPerson(orReplace: true), rows: peopleRows)
-            try database.run("INSERT OR REPLACE INTO asks VALUES (\(SQLiteSchema.row(1)), \(SQLiteSchema.row(2)), ?3, ?4)", rows: askRows)
+            for row in askRows { try SQLiteSchema.addAsk(database, row) }
             try database.run("UPDATE people SET lat = ?1, lon = ?2, accuracy = ?3, taken_ms = ?4, place = ?5 WHERE id = ?6", rows: fixRows)
             try database.run("INSERT OR REPLACE INTO tokens VALUES (?1, \(SQLiteSchema.row(2)))", rows: tokenRows)
         }

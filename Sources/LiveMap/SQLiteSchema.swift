@@ -5,14 +5,16 @@ import SQLiteKit
 /// The live store's tables, its queries and the mapping between rows and the model.
 enum SQLiteSchema {
     /// People carry their settings and latest fix in one row (one lookup per friend); asks, blocks and tokens
-    /// refer to people by integer row, so the friend graph is compact and fast to walk.
+    /// refer to people by integer row, so the friend graph is compact and fast to walk. An ask's `mutual` is set
+    /// on both rows when both exist (maintained by every write of asks), so a viewer's friends are one range scan.
     static let version1 = """
         CREATE TABLE people (row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, color TEXT NOT NULL, avatar TEXT,
             ghost TEXT NOT NULL, ghost_hours INTEGER NOT NULL, ghost_until_ms INTEGER NOT NULL,
             audience TEXT NOT NULL, audience_ids TEXT NOT NULL,
             lat REAL, lon REAL, accuracy REAL, taken_ms INTEGER, place TEXT);
         CREATE TABLE asks (from_row INTEGER NOT NULL REFERENCES people(row), to_row INTEGER NOT NULL REFERENCES people(row),
-            snapstreak INTEGER NOT NULL, best INTEGER NOT NULL, PRIMARY KEY (from_row, to_row)) WITHOUT ROWID;
+            snapstreak INTEGER NOT NULL, best INTEGER NOT NULL, mutual INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (from_row, to_row)) WITHOUT ROWID;
         CREATE INDEX asks_by_target ON asks (to_row, from_row);
         CREATE TABLE blocks (blocker_row INTEGER NOT NULL REFERENCES people(row), blocked_row INTEGER NOT NULL REFERENCES people(row),
             PRIMARY KEY (blocker_row, blocked_row)) WITHOUT ROWID;
@@ -27,14 +29,14 @@ enum SQLiteSchema {
     private static let candidateColumns = """
         SELECT p.id, p.name, p.color, p.avatar, p.ghost, p.ghost_hours, p.ghost_until_ms, p.audience, p.audience_ids,
             p.lat, p.lon, p.accuracy, p.taken_ms, p.place, mine.snapstreak, mine.best, mine.from_row IS NOT NULL,
-            EXISTS (SELECT 1 FROM asks t WHERE t.from_row = p.row AND t.to_row = v.row),
+            coalesce(mine.mutual, EXISTS (SELECT 1 FROM asks t WHERE t.from_row = p.row AND t.to_row = v.row)),
             EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = v.row AND b.blocked_row = p.row)
                 OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = p.row AND b.blocked_row = v.row)
         """
     static let candidatesQuery = candidateColumns + """
 
         FROM people v JOIN asks mine ON mine.from_row = v.row JOIN people p ON p.row = mine.to_row
-        WHERE v.id = ?1 ORDER BY p.id
+        WHERE v.id = ?1
         """
     static let candidateQuery = candidateColumns + """
 
@@ -64,6 +66,16 @@ enum SQLiteSchema {
     static func values(_ fix: LocationFix) -> [SQLiteDatabase.Value] {
         [.real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters), .integer(milliseconds(fix.takenAt)),
          fix.place.map { .text($0) } ?? .null]
+    }
+
+    /// Adds or updates the ask first → second, and marks both asks mutual when the other exists.
+    static func addAsk(_ database: SQLiteDatabase, _ values: [SQLiteDatabase.Value]) throws {
+        try database.change("""
+            INSERT INTO asks VALUES (\(row(1)), \(row(2)), ?3, ?4,
+                EXISTS (SELECT 1 FROM asks WHERE from_row = \(row(2)) AND to_row = \(row(1))))
+            ON CONFLICT DO UPDATE SET snapstreak = excluded.snapstreak, best = excluded.best, mutual = excluded.mutual
+            """, values)
+        try database.change("UPDATE asks SET mutual = 1 WHERE from_row = \(row(2)) AND to_row = \(row(1)) AND mutual = 0", Array(values.prefix(2)))
     }
 
     static func deleteAsks(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws {

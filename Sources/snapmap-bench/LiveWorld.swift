@@ -14,7 +14,7 @@ struct LiveWorld {
     let now: Date
 
     /// Bumped when the store's tables change, so a cached world is rebuilt.
-    static let format = 2
+    static let format = 3
 
     static func id(_ index: Int) -> PersonID { PersonID(trusted: "p\(index)") }
 
