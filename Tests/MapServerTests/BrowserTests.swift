@@ -4,7 +4,7 @@ import Testing
 @Suite("The web viewer in headless Chromium")
 struct BrowserTests {
     @Test func tapOnJordanOpensHisCardAndLeafletLoadsItsTiles() throws {
-        let server = try ServerFixture.shared.get()
+        let server = try ServerFixture()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let screenshot = root.appendingPathComponent(".build/viewer-jordan.png")
         let process = Process()

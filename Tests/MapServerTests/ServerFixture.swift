@@ -18,7 +18,8 @@ final class ServerFixture: Sendable {
     private let process: Process
     private let input: Pipe
 
-    private init() throws {
+    /// A server of its own (most suites share `shared`; one that changes what Sam sees starts its own).
+    init() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var executable = products.appendingPathComponent("snapmap")
