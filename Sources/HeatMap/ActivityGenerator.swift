@@ -1,8 +1,9 @@
 import Foundation
 import GeoCore
 
-/// Makes the glow's sample activity: weighted snap locations scattered around named hotspots with a
-/// Gaussian spread, from a seed, so the same hotspots file always gives the same points.
+/// Makes the demo's public Snaps: locations scattered around named hotspots with a Gaussian spread, each posted
+/// by one of the hotspot's regulars at a time in the hours before `endsAt`, from a seed, so the same hotspots
+/// file always gives the same Snaps. They are loaded like any other Snaps (`snapmap snaps import`).
 public enum ActivityGenerator {
     /// One place where people snap.
     public struct Hotspot: Codable, Sendable {
@@ -11,39 +12,45 @@ public enum ActivityGenerator {
         public let lon: Double
         public let spreadMeters: Double
         public let points: Int
-        /// The smallest and largest weight of a snap, inclusive.
+        /// The smallest and largest number of Snaps at one point, inclusive.
         public let weight: [Int]
+        /// How many different people post here.
+        public let posters: Int
     }
 
     public struct Hotspots: Codable, Sendable {
         public let seed: UInt64
+        /// The Snaps are taken in the `hours` before this ISO 8601 time.
+        public let endsAt: String
+        public let hours: Double
         public let hotspots: [Hotspot]
     }
 
-    /// A weighted location as written to `activity.json`.
+    /// One generated Snap, as a line of the JSON Lines file.
     public struct Snap: Codable, Equatable, Sendable {
+        public let person: String
         public let lat: Double
         public let lon: Double
-        public let weight: Double
-    }
-
-    /// The file's contents: where the points came from and the points.
-    public struct Activity: Codable, Sendable {
-        public let source: String
-        public let seed: UInt64
-        public let points: [Snap]
+        public let at: String
     }
 
     public static let maxPointsPerHotspot = 10_000
+    public static let maxPosters = 1_000
 
-    public static func generate(_ spec: Hotspots) throws(GeoError) -> Activity {
+    public static func generate(_ spec: Hotspots) throws(GeoError) -> [Snap] {
+        guard let end = ISO8601DateFormatter().date(from: spec.endsAt) else {
+            throw .invalid(field: "endsAt", reason: "expected an ISO 8601 time such as 2026-11-29T18:00:00Z")
+        }
+        try GeoError.check(spec.hours, "hours", in: 0...24)
         var random = SplitMix64(seed: spec.seed)
         var snaps: [Snap] = []
+        let formatter = ISO8601DateFormatter()
         for (index, hotspot) in spec.hotspots.enumerated() {
             let field = "hotspots[\(index)]"
             let center = try Coordinate(lat: hotspot.lat, lon: hotspot.lon, field: field)
             try GeoError.check(hotspot.spreadMeters, field + ".spreadMeters", in: 1...5000)
             try GeoError.check(Double(hotspot.points), field + ".points", in: 0...Double(maxPointsPerHotspot))
+            try GeoError.check(Double(hotspot.posters), field + ".posters", in: 1...Double(maxPosters))
             guard hotspot.weight.count == 2, hotspot.weight[0] >= 0, hotspot.weight[0] <= hotspot.weight[1] else {
                 throw .invalid(field: field + ".weight", reason: "expected [min, max] with 0 ≤ min ≤ max")
             }
@@ -51,11 +58,15 @@ public enum ActivityGenerator {
                 let distance = hotspot.spreadMeters * (-2 * log(max(random.unit(), 1e-12))).squareRoot()
                 let azimuth = 360 * random.unit()
                 let place = Geodesic.wgs84.destination(from: center, azimuth: azimuth, distance: distance)
-                let weight = hotspot.weight[0] + Int(random.unit() * Double(hotspot.weight[1] - hotspot.weight[0] + 1))
-                snaps.append(Snap(lat: (place.lat * 1e6).rounded() / 1e6, lon: (place.lon * 1e6).rounded() / 1e6,
-                                  weight: Double(min(weight, hotspot.weight[1]))))
+                let count = min(hotspot.weight[0] + Int(random.unit() * Double(hotspot.weight[1] - hotspot.weight[0] + 1)), hotspot.weight[1])
+                for _ in 0..<count {
+                    let poster = "demo-\(index)-\(Int(random.unit() * Double(hotspot.posters)))"
+                    let seconds = (random.unit() * spec.hours * 3600).rounded()
+                    snaps.append(Snap(person: poster, lat: (place.lat * 1e6).rounded() / 1e6, lon: (place.lon * 1e6).rounded() / 1e6,
+                                      at: formatter.string(from: end.addingTimeInterval(-seconds))))
+                }
             }
         }
-        return Activity(source: "snapmap generate-activity from hotspots.json", seed: spec.seed, points: snaps)
+        return snaps
     }
 }

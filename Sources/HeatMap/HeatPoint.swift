@@ -28,12 +28,14 @@ public struct HeatSource: Sendable {
     /// every tile and frame uses the same kernel.
     public let referenceLatitude: Double
 
-    public init(points: [HeatPoint]) {
+    /// Points with the latitude at which `radiusMeters` is measured (the mean latitude of the points when
+    /// not given; a live glow passes a fixed one so every tile uses the same kernel).
+    public init(points: [HeatPoint], referenceLatitude: Double? = nil) {
         xs = points.map(\.x)
         ys = points.map(\.y)
         weights = points.map(\.weight)
         let meanY = points.isEmpty ? 0 : ys.reduce(0, +) / Double(points.count)
-        referenceLatitude = WebMercator.unprojectUnchecked(MercatorPoint(x: 0, y: meanY)).lat
+        self.referenceLatitude = referenceLatitude ?? WebMercator.unprojectUnchecked(MercatorPoint(x: 0, y: meanY)).lat
     }
 
     public var count: Int { xs.count }

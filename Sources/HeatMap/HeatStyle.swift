@@ -12,11 +12,23 @@ public struct HeatStyle: Sendable {
     /// The density that maps to the top of the ramp, the same for every tile and frame.
     public let maxDensity: Double
     public let opacity: Double
+    /// How fast a Snap's weight halves, and how many distinct people must have posted in a place before it glows.
+    public let halfLifeHours: Double
+    public let minimumPosters: Int
     /// 256 premultiplied colours from density 0 to maxDensity.
     public let ramp: [Color]
 
+    public static let halfLifeRange: ClosedRange<Double> = 0.1...240
+    public static let minimumPostersRange: ClosedRange<Int> = 1...1000
+
     public init(radius: Double, radiusMeters: Double?, intensity: Double, maxDensity: Double, opacity: Double,
-                stops: [(Double, Color)]) throws(RasterError) {
+                halfLifeHours: Double = 6, minimumPosters: Int = 5, stops: [(Double, Color)]) throws(RasterError) {
+        guard halfLifeHours.isFinite, Self.halfLifeRange.contains(halfLifeHours) else {
+            throw .invalid(field: "heat.halfLifeHours", reason: "\(halfLifeHours) is out of range: allowed \(Self.halfLifeRange.lowerBound) … \(Self.halfLifeRange.upperBound)")
+        }
+        guard Self.minimumPostersRange.contains(minimumPosters) else {
+            throw .invalid(field: "heat.minimumPosters", reason: "\(minimumPosters) is out of range: allowed 1 … 1000")
+        }
         for (name, value, range) in [("radius", radius, 1.0...200), ("intensity", intensity, 0.0...100), ("maxDensity", maxDensity, 1e-6...1e9),
                                      ("opacity", opacity, 0.0...1)] {
             guard value.isFinite, range.contains(value) else {
@@ -34,6 +46,8 @@ public struct HeatStyle: Sendable {
         self.intensity = intensity
         self.maxDensity = maxDensity
         self.opacity = opacity
+        self.halfLifeHours = halfLifeHours
+        self.minimumPosters = minimumPosters
         ramp = (0..<256).map { step in Self.color(at: Double(step) / 255, stops: stops) }
     }
 
@@ -57,6 +71,8 @@ public struct HeatStyle: Sendable {
                 let intensity: Double
                 let maxDensity: Double
                 let opacity: Double
+                let halfLifeHours: Double
+                let minimumPosters: Int
                 let ramp: [Stop]
             }
             struct Stop: Decodable {
@@ -80,6 +96,6 @@ public struct HeatStyle: Sendable {
             }
         }
         return try HeatStyle(radius: heat.radius, radiusMeters: heat.radiusMeters, intensity: heat.intensity, maxDensity: heat.maxDensity,
-                             opacity: heat.opacity, stops: stops)
+                             opacity: heat.opacity, halfLifeHours: heat.halfLifeHours, minimumPosters: heat.minimumPosters, stops: stops)
     }
 }

@@ -23,6 +23,7 @@ public final class LiveMapService: Sendable {
 
     public let store: any LiveStore
     private let observers = ObserverList<LiveChange>()
+    let snapObservers = ObserverList<PublicSnap>()
 
     public init(store: any LiveStore) {
         self.store = store

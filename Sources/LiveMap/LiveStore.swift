@@ -87,6 +87,15 @@ public protocol LiveStore: AnyObject, Sendable {
     /// Removes every token of a person; returns how many.
     func revokeTokens(of id: PersonID) throws -> Int
 
+    /// Stores public Snaps (all or none).
+    func addSnaps(_ snaps: [PublicSnap]) throws
+    /// `addSnaps` of one Snap without waiting: `completion` runs once it is durable.
+    func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
+    /// The Snaps taken at or after `since`.
+    func snaps(since: Date) throws -> [PublicSnap]
+    /// Drops the Snaps taken before `before`; returns how many.
+    func pruneSnaps(before: Date) throws -> Int
+
     /// Everyone `viewer` asked, with the facts of each: the rule picks the visible ones.
     func candidates(of viewer: PersonID) throws -> [Candidate]
     /// The facts about one person for one viewer; nil when the person does not exist.
@@ -94,6 +103,11 @@ public protocol LiveStore: AnyObject, Sendable {
 }
 
 extension LiveStore {
+    /// Stores without an asynchronous path write synchronously and complete at once.
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        completion(Result { try addSnaps([snap]) })
+    }
+
     /// Stores without an asynchronous path record synchronously and complete at once.
     public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         completion(Result { try recordFix(fix, of: id) })

@@ -6,13 +6,13 @@ import SQLiteKit
 /// readers. A write returns after its transaction committed (and, with `synchronous`, reached the disk).
 public final class SQLiteLiveStore: LiveStore {
     /// The schema version this code writes; older files are migrated, newer ones refused.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// Page cache of the writing connection and of each reading one, in KiB.
     static let writerCacheKiB = 262_144
     static let readerCacheKiB = 65_536
     /// How much of the file is read through a memory map (no read call per page).
     static let mapBytes = 4 << 30
-    static let migrations = [SQLiteSchema.version1]
+    static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2]
 
     public let path: String
     private let writer: SQLiteWriter
@@ -172,6 +172,27 @@ public final class SQLiteLiveStore: LiveStore {
     public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
         writer.submit({ database in try database.change(SQLiteSchema.updateFix, row) == 1 }, completion: completion)
+    }
+
+    public func addSnaps(_ snaps: [PublicSnap]) throws {
+        let rows = snaps.map(SQLiteSchema.values)
+        try write { database in try database.run(SQLiteSchema.insertSnap, rows: rows) }
+    }
+
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let row = SQLiteSchema.values(snap)
+        writer.submit({ database in try database.run(SQLiteSchema.insertSnap, rows: [row]) }, completion: completion)
+    }
+
+    public func snaps(since: Date) throws -> [PublicSnap] {
+        try read { database in
+            try database.query("SELECT poster, lat, lon, taken_ms FROM snaps WHERE taken_ms >= ? ORDER BY id", [.integer(SQLiteSchema.milliseconds(since))])
+                .compactMap(SQLiteSchema.snap)
+        }
+    }
+
+    public func pruneSnaps(before: Date) throws -> Int {
+        try write { database in try database.change("DELETE FROM snaps WHERE taken_ms < ?", [.integer(SQLiteSchema.milliseconds(before))]) }
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {

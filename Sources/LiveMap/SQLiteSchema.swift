@@ -22,6 +22,24 @@ enum SQLiteSchema {
         CREATE INDEX tokens_by_person ON tokens (person_row);
         """
 
+    /// Public Snaps for the glow: who posted (to count distinct people), where, when. Dropped after the window.
+    static let version2 = """
+        CREATE TABLE snaps (id INTEGER PRIMARY KEY, poster TEXT NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, taken_ms INTEGER NOT NULL);
+        CREATE INDEX snaps_by_time ON snaps (taken_ms);
+        """
+
+    static func values(_ snap: PublicSnap) -> [SQLiteDatabase.Value] {
+        [.text(snap.person.rawValue), .real(snap.coordinate.lat), .real(snap.coordinate.lon), .integer(milliseconds(snap.takenAt))]
+    }
+
+    static let insertSnap = "INSERT INTO snaps (poster, lat, lon, taken_ms) VALUES (?, ?, ?, ?)"
+
+    static func snap(_ row: [SQLiteDatabase.Value]) -> PublicSnap? {
+        guard let poster = row[0].text, let lat = row[1].real, let lon = row[2].real, let taken = row[3].integer,
+              let coordinate = try? Coordinate(lat: lat, lon: lon) else { return nil }
+        return try? PublicSnap(person: PersonID(trusted: poster), coordinate: coordinate, takenAt: date(taken))
+    }
+
     /// The row of a person id, as a subquery on parameter `n`.
     static func row(_ n: Int) -> String { "(SELECT row FROM people WHERE id = ?\(n))" }
 

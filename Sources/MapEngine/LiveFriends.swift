@@ -32,13 +32,15 @@ public enum DemoSeed {
 
     /// Seeds when the viewer is missing from the store; returns whether it seeded.
     @discardableResult
-    public static func seedIfNeeded(_ store: any LiveStore, scene: Scene) throws -> Bool {
+    public static func seedIfNeeded(_ store: any LiveStore, scene: Scene, snapsFile: URL? = nil) throws -> Bool {
         guard try store.person(viewerID(scene)) == nil else { return false }
-        try seed(store, scene: scene)
+        try seed(store, scene: scene, snapsFile: snapsFile)
         return true
     }
 
-    public static func seed(_ store: any LiveStore, scene: Scene) throws {
+    /// Seeds the fixture's people and, from `snapsFile` when given, the demo's public Snaps.
+    public static func seed(_ store: any LiveStore, scene: Scene, snapsFile: URL? = nil) throws {
+        if let snapsFile { try store.addSnaps(SnapsFile.read(snapsFile)) }
         let viewer = try viewerID(scene)
         let sharing = SharingSettings(ghost: .off, audience: .friends)
         _ = try store.addPerson(Person(id: viewer, name: scene.viewer.name, color: LiveMapService.palette[0]), settings: sharing)

@@ -29,8 +29,11 @@ public final class MapEngine: Sendable {
     public let paths: DataPaths
     public let scene: Scene
     public let baseMap: BaseMapRenderer
-    /// The glow: public activity only; no friend's location ever feeds it.
-    public let heat: HeatRenderer
+    /// The glow's look, and its live aggregate of public Snaps (no friend's location ever feeds it).
+    public let heatStyle: HeatStyle
+    public let glow: SnapAggregate
+    /// The latitude at which the glow's sizes in metres are measured: the scene's, fixed, so tiles agree.
+    public let glowLatitude: Double
     /// Pin sizes and colours, and the font labels are measured and drawn with.
     public let pinLook: PinLook
     public let labelFont: Font
@@ -53,7 +56,9 @@ public final class MapEngine: Sendable {
         routes = try RouteCatalog.load(dataDirectory: paths.dataDirectory)
         trackingMap = BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont)
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)
-        heat = HeatRenderer(source: HeatSource(points: try ActivityLoader.load(dataDirectory: paths.dataDirectory)), style: try HeatStyle.load(paths.styleFile))
+        heatStyle = try HeatStyle.load(paths.styleFile)
+        glow = SnapAggregate(settings: .init(halfLifeHours: heatStyle.halfLifeHours, minimumPosters: heatStyle.minimumPosters))
+        glowLatitude = scene.viewport.center.lat
     }
 
     /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit), naming the
@@ -80,7 +85,7 @@ public final class MapEngine: Sendable {
         try checkFrame(viewport)
         let view = MapView(viewport: viewport)
         let bands = view.bands(count: max(1, min(ProcessInfo.processInfo.activeProcessorCount, view.height / Self.bandHeight)))
-        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers) }.map { try $0.get() }
+        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers, now: now) }.map { try $0.get() }
         let canvas = canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
         guard layers.contains(.pins) else { return RenderedFrame(canvas: canvas, layout: nil) }
         let layout = try self.layout(viewport, friends: friends, selected: selected, now: now)
@@ -88,19 +93,31 @@ public final class MapEngine: Sendable {
         return RenderedFrame(canvas: canvas, layout: layout)
     }
 
-    private func renderBase(_ view: MapView, layers: Set<MapLayer>) throws -> Canvas {
+    private func renderBase(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
         if layers.contains(.base) { baseMap.draw(into: canvas, view: view) }
-        if layers.contains(.heat) { canvas.composite(try heat.render(view)) }
-
+        if layers.contains(.heat) { canvas.composite(try heatRenderer(for: view, now: now).render(view)) }
         return canvas
     }
 
-    /// A transparent overlay tile of the glow, for clients that bring their own base map.
-    public func renderHeatTile(_ tile: TileID, tileSize: Int = 256, scale: Double = 1) throws -> Canvas {
+    /// The glow's points that can colour a view at `now`: the aggregate's, within the kernel's reach of it.
+    public func glowPoints(for view: MapView, now: Date) -> [HeatPoint] {
+        let sigma = HeatRenderer(source: HeatSource(points: [], referenceLatitude: glowLatitude), style: heatStyle).sigmaPixels(for: view)
+        let reach = (DensityField.kernelReach + 1) * max(sigma, DensityField.minimumSigma) / view.pixelsPerMetre
+        let bounds = view.mercatorBounds
+        return glow.points(in: MercatorRect(minX: bounds.minX - reach, minY: bounds.minY - reach, maxX: bounds.maxX + reach, maxY: bounds.maxY + reach),
+                           at: now)
+    }
+
+    func heatRenderer(for view: MapView, now: Date) -> HeatRenderer {
+        HeatRenderer(source: HeatSource(points: glowPoints(for: view, now: now), referenceLatitude: glowLatitude), style: heatStyle)
+    }
+
+    /// A transparent overlay tile of the glow at `now`, for clients that bring their own base map.
+    public func renderHeatTile(_ tile: TileID, tileSize: Int = 256, scale: Double = 1, now: Date) throws -> Canvas {
         let view = MapView(tile: tile, tileSize: tileSize, scale: scale)
         let canvas = try Canvas(width: view.width, height: view.height)
-        canvas.composite(try heat.render(view))
+        canvas.composite(try heatRenderer(for: view, now: now).render(view))
         return canvas
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import HeatMap
 import MapEngine
 import PinLayout
 import Raster
@@ -28,14 +29,38 @@ struct TilePath {
 
 extension MapAPI {
     func tile(_ path: TilePath, _ request: HTTPRequest) throws -> HTTPResponse {
-        let key = "\(path.heat ? "heat" : "base")/\(path.tile)@\(Int(path.scale))"
-        return try conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
-            if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
-            let canvas = path.heat ? try engine.renderHeatTile(path.tile, scale: path.scale) : try engine.renderTile(path.tile, scale: path.scale)
-            let response = try Self.png(canvas)
-            tiles.store(response.body, for: key)
+        guard path.heat else {
+            let key = "base/\(path.tile)@\(Int(path.scale))"
+            return try conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
+                if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
+                let response = try Self.png(engine.renderTile(path.tile, scale: path.scale))
+                tiles.store(response.body, for: key)
+                return response
+            }
+        }
+        // The glow changes with new Snaps and, hour by hour, with decay: the tag is a hash of the points that
+        // colour this tile now (so only tiles near a new Snap get a new one), and it keys the cache.
+        let now = clock()
+        let view = MapView(tile: path.tile, tileSize: 256, scale: path.scale)
+        let points = engine.glowPoints(for: view, now: now)
+        let tag = EntityTag.of(bytes: Self.glowFingerprint(version: version, tile: "\(path.tile)@\(Int(path.scale))", points: points))
+        return try conditional(request, tag: tag, cacheControl: Self.heatCacheControl) {
+            if let cached = tiles.value(tag) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
+            let response = try Self.png(engine.renderHeatTile(path.tile, scale: path.scale, now: now))
+            tiles.store(response.body, for: tag)
             return response
         }
+    }
+
+    static let heatCacheControl = "public, max-age=60"
+
+    /// The bytes a heat tile's tag hashes: the data version, the tile and every point's position and weight.
+    static func glowFingerprint(version: String, tile: String, points: [HeatPoint]) -> [UInt8] {
+        var bytes = Array((version + tile).utf8)
+        for point in points {
+            for value in [point.x, point.y, point.weight] { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
+        }
+        return bytes
     }
 
     /// The delivery-tracking snapshot and courier state.

@@ -22,6 +22,7 @@ extension MapAPI {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch (request.method, parts.first ?? "") {
         case ("PUT", "location") where parts.count == 1: return try updateLocation(me, request)
+        case ("POST", "snaps") where parts.count == 1: return try postSnap(me, request)
         case ("GET", "sharing") where parts.count == 1, ("HEAD", "sharing") where parts.count == 1: return try sharing(me)
         case ("PUT", "sharing") where parts.count == 1: return try updateSharing(me, request)
         case ("GET", "friends") where parts.count == 1, ("HEAD", "friends") where parts.count == 1: return try friends(me)
@@ -42,6 +43,7 @@ extension MapAPI {
     static func allowedMethods(_ parts: [String]) -> String? {
         switch (parts.first ?? "", parts.count) {
         case ("location", 1): return "PUT"
+        case ("snaps", 1): return "POST"
         case ("sharing", 1): return "GET, HEAD, PUT"
         case ("friends", 1): return "GET, HEAD"
         case ("friends", 2), ("blocks", 2): return "POST, DELETE"
@@ -62,6 +64,33 @@ extension MapAPI {
         return .later { send in
             do {
                 try live.updateLocation(me, fix: fix, now: now) { result in
+                    switch result {
+                    case .success: send(HTTPResponse(status: 204, contentType: "application/json", body: []))
+                    case .failure(let error): send(Self.failure(error))
+                    }
+                }
+            } catch {
+                send(Self.failure(error))
+            }
+        }
+    }
+
+    private func postSnap(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
+        if let wait = snapLimiter.take(me.rawValue) { return Self.tooMany(wait) }
+        let body = try JSONBody(request.body, allowed: MeBodies.snapFields)
+        let now = clock()
+        let coordinate: Coordinate
+        do {
+            coordinate = try Coordinate(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"))
+        } catch let error as GeoError {
+            throw JSONBody.Invalid(field: error.description.hasPrefix("lon") ? "lon" : "lat", message: error.description)
+        }
+        let snap = try PublicSnap(person: me, coordinate: coordinate, takenAt: body.string("at").map { try MeBodies.time($0, field: "at") } ?? now)
+        let live = self.live
+        try LiveMapService.checkSnapTime(snap.takenAt, now: now)
+        return .later { send in
+            do {
+                try live.postSnap(snap, now: now) { result in
                     switch result {
                     case .success: send(HTTPResponse(status: 204, contentType: "application/json", body: []))
                     case .failure(let error): send(Self.failure(error))

@@ -24,22 +24,33 @@ public final class MapAPI: Sendable {
     let tiles = ResponseCache(capacityBytes: MapAPI.tileCacheBytes)
     let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
+    /// Public Snaps a person may post: 4 a second, bursts of 20.
+    let snapLimiter = RateLimiter(rate: 4, burst: 20)
     /// Identifies the data and code behind every answer, for ETags.
     let version: String
     let clock: @Sendable () -> Date
 
-    public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// Serves `engine` over `live`, feeding the engine's glow from the store's Snaps at `clock`.
+    public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.engine = engine
         self.live = live
         self.clock = clock
         events = EventHub(live: live, clock: clock)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"))
-        version = EntityTag.of(["snapmap-2"] + [engine.paths.styleFile, engine.paths.dataDirectory.appendingPathComponent("williamsburg/activity.json"),
-                                                engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin")].map(Self.fingerprint))
+        try LiveGlow.connect(engine, live: live, now: clock())
+        version = EntityTag.of(["snapmap-3"] + [engine.paths.styleFile, engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin")]
+            .map(Self.fingerprint))
     }
 
     /// The event streams, for the server to sweep.
     public var eventHub: EventHub { events }
+
+    /// Forgets the Snaps that left the glow's window, in the aggregate and in the store.
+    public func pruneGlow() throws {
+        let now = clock()
+        engine.glow.prune(at: now)
+        _ = try live.store.pruneSnaps(before: now.addingTimeInterval(-LiveMapService.snapWindow))
+    }
 
     /// Answers one request; errors become JSON with a 4xx or 5xx status.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {

@@ -4,6 +4,7 @@ import Foundation
 enum MeBodies {
     static let locationFields = ["lat", "lon", "accuracyMeters", "at", "place"]
     static let sharingFields = ["ghost", "audience"]
+    static let snapFields = ["lat", "lon", "at"]
     static let audienceFields = ["mode", "ids"]
 
     struct FriendStatus: Encodable {

@@ -7,7 +7,7 @@ import MapEngine
 /// the `/healthz` floor of the same run.
 enum LiveBenchmark {
     static let world = (people: 100_000, friendsEach: 100, community: 1_000, tokens: 5_000)
-    static let goals = (updates: 20_000.0, layouts: 5_000.0, eventP99: 50.0)
+    static let goals = (updates: 20_000.0, layouts: 5_000.0, eventP99: 50.0, snaps: 10_000.0)
 
     static func run() throws -> String {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-live-bench-\(getpid())")
@@ -29,6 +29,7 @@ enum LiveBenchmark {
                                               scriptArguments: [tokenFile.path])
         let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/location_updates.lua",
                                               scriptArguments: [tokenFile.path])
+        let snaps = try ServeBenchmark.load(server.base + "/v1/me/snaps", connections: 64, script: "bench/snaps.lua", scriptArguments: [tokenFile.path])
         let latencyText = try BenchmarkProcess.run("python3", ["bench/event_latency.py", server.base, tokenFile.path, String(world.community), "300"])
         let latency = try JSONSerialization.jsonObject(with: Data(latencyText.utf8)) as? [String: Any] ?? [:]
         func line(_ name: String, _ load: ServeBenchmark.Load, goal: Double) -> String {
@@ -41,6 +42,7 @@ enum LiveBenchmark {
             String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache, then copied)", world.people, world.friendsEach, buildTime),
             line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
             line("live /v1/me/layout.json for \(world.tokens) viewers", layouts, goal: goals.layouts),
+            line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps, goal: goals.snaps),
             String(format: "live events: %d deliveries of %d updates to %d open streams, p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",
                    latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
                    latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99),

@@ -6,6 +6,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("raster", RasterBenchmark.run),
     ("basemap", BaseMapBenchmark.run),
     ("heat", HeatBenchmark.run),
+    ("glow", GlowBenchmark.run),
     ("layout", LayoutBenchmark.run),
     ("serve", ServeBenchmark.run),
     ("live", LiveBenchmark.run),

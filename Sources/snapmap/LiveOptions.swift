@@ -19,7 +19,7 @@ enum LiveOptions {
         let path = databasePath(options, dataDirectory: dataDirectory)
         guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
         let store = try SQLiteLiveStore(path: path, synchronous: ProcessInfo.processInfo.environment["SNAPMAP_SYNC"] != "normal")
-        try DemoSeed.seedIfNeeded(store, scene: scene)
+        try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile))
         return LiveMapService(store: store)
     }
 
@@ -29,11 +29,13 @@ enum LiveOptions {
         return (try SceneLoader(dataDirectory: directory).load(), directory)
     }
 
-    /// The viewer's id (`--viewer`, default the scene's), the clock and the friends they see then.
+    /// The viewer's id (`--viewer`, default the scene's), the clock and the friends they see then; the engine's
+    /// glow is fed from the store at that clock.
     static func view(_ options: ParsedOptions, engine: MapEngine) throws -> (viewer: PersonID, now: Date, friends: [Friend]) {
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
         let now = try options.request.clock(scene: engine.scene, default: Date())
+        try LiveGlow.connect(engine, live: live, now: now)
         return (viewer, now, try engine.friends(of: viewer, at: now, live: live))
     }
 }

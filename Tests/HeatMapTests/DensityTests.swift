@@ -119,15 +119,22 @@ struct DensityTests {
     }
 
     @Test func generatorIsDeterministicAndValidates() throws {
-        let spec = ActivityGenerator.Hotspots(seed: 7, hotspots: [
-            .init(name: "McCarren Park", lat: 40.7207, lon: -73.9515, spreadMeters: 100, points: 50, weight: [1, 4]),
+        let spec = ActivityGenerator.Hotspots(seed: 7, endsAt: "2026-11-29T18:00:00Z", hours: 12, hotspots: [
+            .init(name: "McCarren Park", lat: 40.7207, lon: -73.9515, spreadMeters: 100, points: 50, weight: [1, 4], posters: 9),
         ])
         let first = try ActivityGenerator.generate(spec)
-        #expect(first.points == (try ActivityGenerator.generate(spec)).points)
-        #expect(first.points.count == 50 && first.points.allSatisfy { (1...4).contains($0.weight) })
-        let median = first.points.map { Geodesic.wgs84.distance(try! Coordinate(lat: $0.lat, lon: $0.lon), try! Coordinate(lat: 40.7207, lon: -73.9515)) }.sorted()[25]
-        #expect(median > 60 && median < 180, "Rayleigh spread with σ = 100 m has a median of 118 m")
-        let bad = ActivityGenerator.Hotspots(seed: 7, hotspots: [.init(name: "x", lat: 95, lon: 0, spreadMeters: 10, points: 1, weight: [1, 1])])
+        #expect(first == (try ActivityGenerator.generate(spec)))
+        #expect((50...200).contains(first.count))
+        #expect(Set(first.map(\.person)).isSubset(of: Set((0..<9).map { "demo-0-\($0)" })))
+        let end = try #require(ISO8601DateFormatter().date(from: "2026-11-29T18:00:00Z"))
+        #expect(first.allSatisfy { snap in
+            ISO8601DateFormatter().date(from: snap.at).map { $0 <= end && $0 >= end.addingTimeInterval(-12 * 3600) } ?? false
+        })
+        let places = Set(first.map { "\($0.lat),\($0.lon)" }).compactMap { try? Coordinate(parsing: $0, field: "p") }
+        let median = places.map { Geodesic.wgs84.distance($0, try! Coordinate(lat: 40.7207, lon: -73.9515)) }.sorted()[places.count / 2]
+        #expect(places.count == 50 && median > 60 && median < 180, "Rayleigh spread with σ = 100 m has a median of 118 m")
+        let bad = ActivityGenerator.Hotspots(seed: 7, endsAt: "2026-11-29T18:00:00Z", hours: 12,
+                                             hotspots: [.init(name: "x", lat: 95, lon: 0, spreadMeters: 10, points: 1, weight: [1, 1], posters: 1)])
         #expect(throws: GeoError.self) { try ActivityGenerator.generate(bad) }
     }
 }

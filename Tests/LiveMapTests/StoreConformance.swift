@@ -1,7 +1,8 @@
 import Foundation
 import GeoCore
-import LiveMap
+import SQLiteKit
 import Testing
+@testable import LiveMap
 
 /// What every `LiveStore` must do, run against each implementation: a fresh, empty store per call.
 enum StoreConformance {
@@ -72,6 +73,21 @@ enum StoreConformance {
         try store.removeAsks(between: bob, and: ann)
         #expect(try store.relations(of: ann).isEmpty && store.candidates(of: ann).isEmpty)
 
+        // Public Snaps: kept, read from a time on, pruned before one.
+        let snaps = try (0..<4).map { index in
+            try PublicSnap(person: [ann, bob][index % 2], coordinate: Coordinate(lat: 40.71, lon: -73.95), takenAt: t0.addingTimeInterval(Double(index) * 600))
+        }
+        try store.addSnaps(Array(snaps.prefix(3)))
+        let done = DispatchSemaphore(value: 0)
+        store.addSnap(snaps[3]) { result in
+            if case .failure(let error) = result { Issue.record(error) }
+            done.signal()
+        }
+        done.wait()
+        #expect(try store.snaps(since: t0.addingTimeInterval(600)) == Array(snaps.dropFirst()))
+        #expect(try store.pruneSnaps(before: t0.addingTimeInterval(1200)) == 2)
+        #expect(try store.snaps(since: t0) == Array(snaps.suffix(2)))
+
         // Tokens are looked up by hash and revoked per person.
         try store.addToken(hash: "h1", for: ann)
         try store.addToken(hash: "h2", for: ann)
@@ -101,7 +117,24 @@ struct SQLiteStoreTests {
         }
         let reopened = try SQLiteLiveStore(path: path)
         #expect(try reopened.fix(of: PersonID("ann")) == StoreConformance.fix(40.7, -73.9, at: 0))
-        #expect(SQLiteLiveStore.schemaVersion == 1)
+    }
+
+    @Test func aVersionOneFileIsMigratedAndANewerOneRefused() throws {
+        let path = Self.temporaryPath()
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let old = try SQLiteDatabase(path: path)
+            try old.execute(SQLiteSchema.version1 + "PRAGMA user_version = 1;")
+            try old.execute("INSERT INTO people (id, name, color, avatar, ghost, ghost_hours, ghost_until_ms, audience, audience_ids) VALUES ('ann', 'Ann', '#000000', NULL, 'off', 0, 0, 'friends', '')")
+        }
+        let store = try SQLiteLiveStore(path: path)
+        #expect(try store.person(PersonID("ann"))?.name == "Ann", "the people of version 1 are kept")
+        let snap = try PublicSnap(person: PersonID("ann"), coordinate: Coordinate(lat: 40.7, lon: -73.9), takenAt: StoreConformance.t0)
+        try store.addSnaps([snap])
+        #expect(try store.snaps(since: StoreConformance.t0) == [snap], "version 2's Snaps work")
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.integer == SQLiteLiveStore.schemaVersion)
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
+        #expect(throws: LiveMapError.self) { try SQLiteLiveStore(path: path) }
     }
 
     @Test func concurrentWritersAllLand() async throws {

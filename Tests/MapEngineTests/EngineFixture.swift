@@ -13,13 +13,16 @@ enum EngineFixture {
     }
 }
 
-/// A store seeded from the fixture, and the friends Sam sees in it at the scene's capture time.
+/// A store seeded from the fixture (people and the demo's Snaps, which feed the shared engine's glow), and the
+/// friends Sam sees in it at the scene's capture time.
 enum LiveFixture {
     static let service: Result<LiveMapService, any Error> = Result {
         let engine = try EngineFixture.engine.get()
         let store = try SQLiteLiveStore(path: EngineFixture.temporaryURL("live.db").path)
-        try DemoSeed.seed(store, scene: engine.scene)
-        return LiveMapService(store: store)
+        try DemoSeed.seed(store, scene: engine.scene, snapsFile: engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile))
+        let live = LiveMapService(store: store)
+        try LiveGlow.connect(engine, live: live, now: engine.scene.capturedAt)
+        return live
     }
 
     static func samsFriends() throws -> [Friend] {

@@ -10,7 +10,7 @@ struct HeatLayerTests {
     @Test func noFriendFeedsTheGlow() throws {
         let engine = try EngineFixture.engine.get()
         let friends = try LiveFixture.samsFriends()
-        #expect(!friends.isEmpty)
+        #expect(!friends.isEmpty && engine.glow.cellCount > 0)
         let viewport = engine.scene.viewport
         let heatOnly: Set<MapLayer> = [.heat]
         let alone = try PNGCodec.encode(engine.renderFrame(viewport, layers: heatOnly, now: engine.scene.capturedAt).canvas)
@@ -20,19 +20,22 @@ struct HeatLayerTests {
 
     @Test func heatOverlayTilesAreTransparentAwayFromActivity() throws {
         let engine = try EngineFixture.engine.get()
+        _ = try LiveFixture.service.get()
+        let now = engine.scene.capturedAt
         let busy = try TileID(containing: Coordinate(lat: 40.7207, lon: -73.9515), zoom: 15)
         let quiet = try TileID(containing: Coordinate(lat: 40.6500, lon: -73.9000), zoom: 15)
-        let glow = try engine.renderHeatTile(busy)
+        let glow = try engine.renderHeatTile(busy, now: now)
         #expect((0..<256).contains { glow.pixel(x: $0, y: 128).a > 0 })
-        let empty = try engine.renderHeatTile(quiet)
+        let empty = try engine.renderHeatTile(quiet, now: now)
         #expect((0..<256).allSatisfy { x in (0..<256).allSatisfy { empty.pixel(x: x, y: $0).a == 0 } })
     }
 
-    @Test func activityFixtureIsTheGeneratorsOutput() throws {
+    @Test func demoSnapsAreTheGeneratorsOutput() throws {
         let data = SceneLoaderTests.dataDirectory
-        let spec = try JSONDecoder().decode(ActivityGenerator.Hotspots.self, from: Data(contentsOf: data.appendingPathComponent(ActivityLoader.hotspotsFile)))
-        let committed = try JSONDecoder().decode(ActivityGenerator.Activity.self, from: Data(contentsOf: data.appendingPathComponent(ActivityLoader.activityFile)))
-        #expect(try ActivityGenerator.generate(spec).points == committed.points, "the committed activity is what the generator makes")
-        #expect((200...600).contains(committed.points.count))
+        let spec = try JSONDecoder().decode(ActivityGenerator.Hotspots.self, from: Data(contentsOf: data.appendingPathComponent(SnapsFile.hotspotsFile)))
+        let committed = try Data(contentsOf: data.appendingPathComponent(SnapsFile.demoFile))
+        #expect(try SnapsFile.encode(ActivityGenerator.generate(spec)) == committed, "the committed Snaps are what the generator makes")
+        let snaps = try SnapsFile.read(data.appendingPathComponent(SnapsFile.demoFile))
+        #expect((300...2000).contains(snaps.count))
     }
 }

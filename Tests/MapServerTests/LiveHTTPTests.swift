@@ -140,4 +140,30 @@ struct LiveHTTPTests {
         #expect(statuses.prefix(20).allSatisfy { $0 == 204 }, "a burst of 20 is allowed")
         #expect(statuses.contains(429) && retryAfter != nil)
     }
+
+    @Test func aNewSnapChangesOnlyTheHeatTilesNearIt() async throws {
+        let server = try self.server
+        let near = "/heat/15/9652/12319.png", far = "/heat/15/9650/12320.png"
+        let (nearStatus, nearHeaders, nearBody) = try await server.fetch(near)
+        let farTag = try #require(try await server.fetch(far).1["etag"])
+        let nearTag = try #require(nearHeaders["etag"])
+        #expect(nearStatus == 200 && nearBody.count > 100 && nearHeaders["cache-control"] == "public, max-age=60")
+        #expect(try await server.fetch(near, headers: ["If-None-Match": nearTag]).0 == 304)
+        let posted = try await server.fetch("/v1/me/snaps", method: "POST", body: body(["lat": 40.7207, "lon": -73.9515]))
+        #expect(posted.0 == 204)
+        let (again, againHeaders, againBody) = try await server.fetch(near, headers: ["If-None-Match": nearTag])
+        #expect(again == 200 && againHeaders["etag"] != nearTag && againBody != nearBody, "the tile under the new Snap changed")
+        #expect(try await server.fetch(far, headers: ["If-None-Match": farTag]).0 == 304, "a tile far from it did not")
+    }
+
+    @Test(arguments: [
+        ("{\"lat\": 95, \"lon\": 0}", "lat"), ("{\"lat\": 40.7, \"lon\": -73.9, \"at\": \"2020-01-01T00:00:00Z\"}", "at"),
+        ("{\"lat\": 40.7, \"lon\": -73.9, \"weight\": 9}", "weight"), ("{\"lon\": -73.9}", "lat"),
+    ])
+    func badSnapsAreClearErrors(body: String, field: String) async throws {
+        let answer = try await self.server.fetch("/v1/me/snaps", method: "POST", body: Data(body.utf8))
+        let error = try json(answer.2)
+        #expect(answer.0 == 400 && error["field"] as? String == field, "\(error)")
+        #expect(try await self.server.fetch("/v1/me/snaps", method: "POST", body: Data(body.utf8), token: "").0 == 401)
+    }
 }

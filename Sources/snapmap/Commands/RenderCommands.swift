@@ -20,7 +20,7 @@ let renderCommand = Command(
     let viewport = try options.request.viewport(scene: engine.scene)
     try engine.checkFrame(viewport)
     let layers = try options.request.layers(default: [.base])
-    let view = layers.contains(.pins) ? try LiveOptions.view(options, engine: engine) : nil
+    let view = layers.contains(.pins) || layers.contains(.heat) ? try LiveOptions.view(options, engine: engine) : nil
     let frame = try engine.renderFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: options.request.selected(among: view?.friends ?? []),
                                        now: view?.now ?? engine.scene.capturedAt)
     let png = try PNGCodec.encode(frame.canvas)
@@ -35,18 +35,20 @@ let renderCommand = Command(
 }
 
 /// `snapmap tile`: one XYZ tile as PNG.
-let tileCommand = singleTileCommand(name: "tile", summary: "render one XYZ tile as PNG") { engine, tile, size, scale in
+let tileCommand = singleTileCommand(name: "tile", summary: "render one XYZ tile as PNG") { engine, tile, size, scale, _ in
     try engine.renderTile(tile, tileSize: size, scale: scale)
 }
 
 /// `snapmap heat-tile`: a transparent overlay tile of the glow.
-let heatTileCommand = singleTileCommand(name: "heat-tile", summary: "render one transparent XYZ overlay tile of the glow as PNG") { engine, tile, size, scale in
-    try engine.renderHeatTile(tile, tileSize: size, scale: scale)
+let heatTileCommand = singleTileCommand(name: "heat-tile", summary: "render one transparent XYZ overlay tile of the glow as PNG",
+                                        extra: [LiveOptions.clock, LiveOptions.database]) { engine, tile, size, scale, options in
+    let view = try LiveOptions.view(options, engine: engine)
+    return try engine.renderHeatTile(tile, tileSize: size, scale: scale, now: view.now)
 }
 
 /// A command that renders one tile `Z/X/Y` with `--tile-size` and `--scale` into `--out`.
-func singleTileCommand(name: String, summary: String,
-                       render: @escaping @Sendable (MapEngine, TileID, Int, Double) throws -> Canvas) -> Command {
+func singleTileCommand(name: String, summary: String, extra: [OptionSpec] = [],
+                       render: @escaping @Sendable (MapEngine, TileID, Int, Double, ParsedOptions) throws -> Canvas) -> Command {
     Command(
         name: name,
         summary: summary,
@@ -56,14 +58,14 @@ func singleTileCommand(name: String, summary: String,
             .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
             .value("out", "F.png", "the PNG file to write"),
             DataLocator.option,
-        ],
+        ] + extra,
         positional: "Z/X/Y"
     ) { options in
         let tile = try TileID(parsing: try options.positional(), field: "tile")
         let (tileSize, scale) = try tileSizeAndScale(options)
         let out = try options.required("out")
         let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-        let canvas = try render(engine, tile, tileSize, scale)
+        let canvas = try render(engine, tile, tileSize, scale, options)
         try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
         return "wrote \(out) (\(tile), \(canvas.width)×\(canvas.height) px)"
     }

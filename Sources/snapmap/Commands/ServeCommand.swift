@@ -28,8 +28,12 @@ let serveCommand = Command(
     let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
     let offset = start.timeIntervalSinceNow
-    let api = MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) })
+    let api = try MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) })
     api.eventHub.startSweeping()
+    let pruning = DispatchSource.makeTimerSource(queue: .global())
+    pruning.schedule(deadline: .now() + 600, repeating: 600)
+    pruning.setEventHandler { try? api.pruneGlow() }
+    pruning.resume()
     let log = AccessLog(output: FileHandle.standardError)
     let server = try HTTPServer(host: host, port: UInt16(port), threads: threads, handler: { api.handle($0) },
                                 answered: { request, status, duration in log.record(request, status: status, duration: duration) })
@@ -37,6 +41,7 @@ let serveCommand = Command(
     if demo { banner += "viewer: http://\(host):\(server.port)/#token=\(try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue))\n" }
     FileHandle.standardOutput.write(Data(banner.utf8))
     ServeLoop.run(until: [SIGINT, SIGTERM], orStdinEOF: options.flag("stop-on-stdin-eof")) { server.stop() }
+    pruning.cancel()
     return "stopped"
 }
 

@@ -1,0 +1,66 @@
+import Foundation
+import GeoCore
+import HeatMap
+import LiveMap
+
+/// Public Snaps as JSON Lines, one `{"at":…, "lat":…, "lon":…, "person":…}` a line: what `snapmap snaps import`
+/// reads and `snapmap generate-activity` writes (`Data/williamsburg/snaps.jsonl`, the demo's Snaps).
+public enum SnapsFile {
+    public static let demoFile = "williamsburg/snaps.jsonl"
+    public static let hotspotsFile = "williamsburg/hotspots.json"
+    /// The most lines one file may hold.
+    public static let maxLines = 1_000_000
+
+    /// Reads a file; errors name the file, the line and the field.
+    public static func read(_ url: URL) throws -> [PublicSnap] {
+        guard let data = try? Data(contentsOf: url) else {
+            throw FixtureError(file: url.path, path: "", message: "cannot read the file")
+        }
+        var snaps: [PublicSnap] = []
+        let decoder = JSONDecoder()
+        for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            guard snaps.count < maxLines else { throw FixtureError(file: url.lastPathComponent, path: "", message: "more than \(maxLines) lines") }
+            let path = "line \(index + 1)"
+            do {
+                let record = try decoder.decode(ActivityGenerator.Snap.self, from: Data(line))
+                guard let at = ISO8601DateFormatter().date(from: record.at) else {
+                    throw LiveMapError.invalid(field: "at", message: "expected an ISO 8601 time such as 2026-11-29T18:00:00Z")
+                }
+                let coordinate: Coordinate
+                do { coordinate = try Coordinate(lat: record.lat, lon: record.lon) } catch { throw LiveMapError.invalid(field: "lat/lon", message: error.description) }
+                snaps.append(try PublicSnap(person: PersonID(record.person, field: "person"), coordinate: coordinate, takenAt: at))
+            } catch let error as LiveMapError {
+                throw FixtureError(file: url.lastPathComponent, path: path, message: error.description)
+            } catch {
+                throw FixtureError.from(error, file: url.lastPathComponent + " " + path)
+            }
+        }
+        return snaps
+    }
+
+    /// The generator's Snaps as the file's bytes (keys sorted, one object a line).
+    public static func encode(_ snaps: [ActivityGenerator.Snap]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = Data()
+        for snap in snaps {
+            data.append(try encoder.encode(snap))
+            data.append(UInt8(ascii: "\n"))
+        }
+        return data
+    }
+}
+
+/// Feeds an engine's glow from the live store: the Snaps of the window ending at `now`, then every Snap posted.
+public enum LiveGlow {
+    public static func connect(_ engine: MapEngine, live: LiveMapService, now: Date) throws {
+        let glow = engine.glow
+        live.observeSnaps { snap in glow.add(posted(snap)) }
+        for snap in try live.store.snaps(since: now.addingTimeInterval(-LiveMapService.snapWindow)) { glow.add(posted(snap)) }
+    }
+
+    /// A Snap as the glow sees it (mercator, and the poster only as a name to count).
+    public static func posted(_ snap: PublicSnap) -> PostedSnap {
+        PostedSnap(poster: snap.person.rawValue, point: WebMercator.projectUnchecked(lat: snap.coordinate.lat, lon: snap.coordinate.lon), takenAt: snap.takenAt)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GeoCore
+import HeatMap
+import LiveMap
+import Raster
+import Testing
+@testable import MapEngine
+
+/// The live glow in the engine, on an engine of its own (its glow starts empty).
+@Suite("The live glow", .serialized)
+struct GlowTests {
+    static let engine = Result { try MapEngine(paths: DataPaths(dataDirectory: SceneLoaderTests.dataDirectory)) }
+
+    static func snaps(_ count: Int, by people: [String], at coordinate: Coordinate, now: Date) -> [PostedSnap] {
+        (0..<count).map { index in
+            PostedSnap(poster: people[index % people.count], point: WebMercator.projectUnchecked(lat: coordinate.lat, lon: coordinate.lon),
+                       takenAt: now.addingTimeInterval(-Double(index) * 60))
+        }
+    }
+
+    @Test func onePersonsSnapsChangeNoByteAndEnoughPeoplesShow() throws {
+        let engine = try Self.engine.get()
+        let now = engine.scene.capturedAt
+        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
+        let quiet = try Coordinate(lat: 40.7065, lon: -73.9450)
+        let tile = try TileID(containing: quiet, zoom: 15)
+        let before = try PNGCodec.encode(engine.renderHeatTile(tile, now: now))
+        Self.snaps(60, by: ["loner"], at: quiet, now: now).forEach(engine.glow.add)
+        #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) == before, "one person's Snaps alone are nothing")
+        let floor = engine.heatStyle.minimumPosters
+        Self.snaps(floor - 2, by: (1..<floor - 1).map { "near-\($0)" }, at: quiet, now: now).forEach(engine.glow.add)
+        #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) == before, "k − 1 people are still nothing")
+        Self.snaps(1, by: ["the-kth"], at: quiet, now: now).forEach(engine.glow.add)
+        let after = try engine.renderHeatTile(tile, now: now)
+        #expect(try PNGCodec.encode(after) != before)
+        #expect((0..<256).contains { x in (0..<256).contains { after.pixel(x: x, y: $0).a > 0 } }, "k people's Snaps glow")
+    }
+
+    @Test(arguments: [-0.5, 0.5])
+    func tilesAreSeamlessOnEitherSideOfAnHour(offset: Double) throws {
+        let engine = try Self.engine.get()
+        let hour = (engine.scene.capturedAt.timeIntervalSince1970 / 3600).rounded(.up) * 3600
+        let now = Date(timeIntervalSince1970: hour + offset)
+        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
+        let corner = try TileID(containing: Coordinate(lat: 40.7207, lon: -73.9515), zoom: 15)
+        let bounds = corner.mercatorBounds
+        let view = MapView(origin: MercatorPoint(x: bounds.minX, y: bounds.maxY), pixelsPerMetre: 256 / corner.span, width: 512, height: 512,
+                           zoom: 15, scale: 1)
+        let whole = try Canvas(width: 512, height: 512)
+        whole.composite(try engine.heatRenderer(for: view, now: now).render(view))
+        #expect((0..<512).contains { x in whole.pixel(x: x, y: 256).a > 0 }, "the area glows, so the comparison means something")
+        var differing = 0
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let tile = try TileID(z: 15, x: corner.x + dx, y: corner.y + dy)
+            let part = try engine.renderHeatTile(tile, now: now)
+            for y in 0..<256 {
+                for x in 0..<256 {
+                    let a = part.pixel(x: x, y: y)
+                    let b = whole.pixel(x: x + 256 * dx, y: y + 256 * dy)
+                    let steps = [Int(a.r) - Int(b.r), Int(a.g) - Int(b.g), Int(a.b) - Int(b.b), Int(a.a) - Int(b.a)].map(abs)
+                    if steps.max() ?? 0 > 1 { differing += 1 }
+                }
+            }
+        }
+        #expect(differing == 0, "\(differing) pixels differ by more than one step between the tiles and the view they tile")
+    }
+}
