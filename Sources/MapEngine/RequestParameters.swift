@@ -94,12 +94,20 @@ public struct RequestParameters: Sendable {
         return layers
     }
 
-    /// `X,Y` in points.
-    public func point(_ name: String) throws(BadParameter) -> ScreenPoint {
+    /// How far outside the viewport a tap may be, in viewport sizes.
+    public static let tapReach = 4.0
+
+    /// `X,Y` in points, within `tapReach` viewport sizes of the viewport.
+    public func point(_ name: String, in size: ScreenSize) throws(BadParameter) -> ScreenPoint {
         let text = try required(name)
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-            throw bad(name, "must be X,Y in points, got \"\(text)\"")
+            throw bad(name, "must be X,Y in points, got \"\(text.prefix(40))\"")
+        }
+        let xs = -Self.tapReach * size.width...(1 + Self.tapReach) * size.width
+        let ys = -Self.tapReach * size.height...(1 + Self.tapReach) * size.height
+        guard xs.contains(x), ys.contains(y) else {
+            throw bad(name, "\(x),\(y) is out of range: allowed X \(xs.lowerBound) … \(xs.upperBound), Y \(ys.lowerBound) … \(ys.upperBound)")
         }
         return ScreenPoint(x: x, y: y)
     }

@@ -30,7 +30,7 @@ extension MapAPI {
         case "layout.json":
             return try tagged(request, engine.layout(viewport, friends: friends, selected: selected, now: now), cacheControl: cacheControl)
         case "hit":
-            let point = try parameters.point("at")
+            let point = try parameters.point("at", in: viewport.size)
             let layout = try engine.layout(viewport, friends: friends, selected: selected, now: now)
             return try tagged(request, engine.hit(point, in: layout), cacheControl: cacheControl)
         default:

@@ -63,10 +63,15 @@ public struct PinHitTester: Sendable {
         return (y0...y1).flatMap { y in (max(x0, 0)...min(max(x1, 0), columns - 1)).map { y * columns + $0 } }
     }
 
+    /// The largest cell index a tap is looked up at (taps further out hit nothing).
+    static let maxCellIndex = 1e9
+
     /// The topmost target under `point`, or `.none` for empty map.
     public func hit(_ point: ScreenPoint) -> HitResult {
-        guard point.x.isFinite, point.y.isFinite else { return .none }
-        let key = (Int((point.y / cellSize).rounded(.down)) + 1) * columns + min(max(Int((point.x / cellSize).rounded(.down)) + 1, 0), columns - 1)
+        let row = (point.y / cellSize).rounded(.down) + 1, column = (point.x / cellSize).rounded(.down) + 1
+        // Anything beyond a generous band around the viewport hits nothing (and never reaches an Int conversion).
+        guard abs(row) < Self.maxCellIndex, abs(column) < Self.maxCellIndex else { return .none }
+        let key = Int(row) * columns + min(max(Int(column), 0), columns - 1)
         var best: Target?
         for index in cells[key] ?? [] {
             let target = targets[index]

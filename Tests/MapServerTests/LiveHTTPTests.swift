@@ -142,7 +142,7 @@ struct LiveHTTPTests {
     }
 
     @Test func aNewSnapChangesOnlyTheHeatTilesNearIt() async throws {
-        let server = try self.server
+        let server = try ServerFixture()
         let near = "/heat/15/9652/12319.png", far = "/heat/15/9650/12320.png"
         let (nearStatus, nearHeaders, nearBody) = try await server.fetch(near)
         let farTag = try #require(try await server.fetch(far).1["etag"])

@@ -94,3 +94,13 @@ struct HitAndZoomTests {
         #expect(long.map(\.zoom).min()! < far.zoom - 2, "12 km is dozens of screens at zoom 16: van Wijk–Nuij zooms out to travel, then back in")
     }
 }
+
+@Suite("Taps far away")
+struct FarTapTests {
+    @Test(arguments: [(1e308, 1e308), (-1e308, 5.0), (3e20, 3e20), (0.0, 1e300), (-.infinity, 0.0), (.nan, 1.0)])
+    func hitNothingAndNeverTrap(x: Double, y: Double) {
+        let viewport = Fixture.viewport(40.7150, -73.9560, zoom: 15)
+        let layout = Fixture.engine.layout(subjects: [Fixture.subject("solo", 40.7150, -73.9560)], viewport: viewport, now: Fixture.now)
+        #expect(PinHitTester(layout: layout, style: PinStyle()).hit(ScreenPoint(x: x, y: y)) == .none)
+    }
+}

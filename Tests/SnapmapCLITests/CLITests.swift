@@ -159,6 +159,7 @@ struct PinCLITests {
 
     @Test(arguments: [
         (["hit", "--at", "12"], "X,Y"),
+        (["hit", "--at", "1e308,1e308"], "out of range"),
         (["zoom", "--friend", "rae", "--clock", "scene"], "no visible friend"),
         (["zoom", "--friend", "nobody", "--clock", "scene"], "no visible friend"),
         (["layout", "--selected", "rae", "--clock", "scene"], "no visible friend"),

@@ -23,9 +23,9 @@ let hitCommand = Command(
     usage: "hit --at X,Y [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--selected ID] [--viewer ID] [--clock ISO8601|scene] [--db PATH]",
     options: [.value("at", "X,Y", "the tap in points from the top-left corner")] + ViewportOptions.specs + PinOptions.specs + [DataLocator.option]
 ) { options in
-    let point = try options.request.point("at")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let viewport = try options.request.viewport(scene: engine.scene)
+    let point = try options.request.point("at", in: viewport.size)
     let view = try LiveOptions.view(options, engine: engine)
     let layout = try engine.layout(viewport, friends: view.friends, selected: options.request.selected(among: view.friends), now: view.now)
     return try JSONOutput.encode(engine.hit(point, in: layout))
