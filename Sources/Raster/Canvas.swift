@@ -50,6 +50,18 @@ public final class Canvas {
         }
     }
 
+    /// A new canvas with the same pixels (to draw over a shared layer without touching it).
+    public func copy() throws(RasterError) -> Canvas {
+        let copy = try Canvas(width: width, height: height, storage: storage)
+        return copy
+    }
+
+    private init(width: Int, height: Int, storage: [UInt16]) throws(RasterError) {
+        self.width = width
+        self.height = height
+        self.storage = storage
+    }
+
     /// The accumulation grid for fills, made on first use and reused.
     var accumulator: CoverageAccumulator {
         if let accumulatorStorage { return accumulatorStorage }

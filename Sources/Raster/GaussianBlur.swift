@@ -11,24 +11,40 @@ public enum GaussianBlur {
         return weights.map { Float($0 * scale) }
     }
 
-    /// Blurs `grid` (width × height, row-major) in place with a symmetric kernel of odd length.
+    /// Blurs `grid` (width × height, row-major) in place with a symmetric kernel of odd length. Each output sums
+    /// its taps in kernel order (the same arithmetic at every size), rows in place and columns a whole row at a
+    /// time, so the compiler can vectorise across a row.
     public static func blur(_ grid: inout [Float], width: Int, height: Int, kernel weights: [Float]) {
+        guard width > 0, height > 0 else { return }
         let radius = weights.count / 2
-        var line = [Float](repeating: 0, count: max(width, height))
-        for row in 0..<height {
-            for x in 0..<width { line[x] = grid[row * width + x] }
-            for x in 0..<width {
-                var sum: Float = 0
-                for k in max(-radius, -x)...min(radius, width - 1 - x) { sum += line[x + k] * weights[k + radius] }
-                grid[row * width + x] = sum
-            }
-        }
-        for column in 0..<width {
-            for y in 0..<height { line[y] = grid[y * width + column] }
-            for y in 0..<height {
-                var sum: Float = 0
-                for k in max(-radius, -y)...min(radius, height - 1 - y) { sum += line[y + k] * weights[k + radius] }
-                grid[y * width + column] = sum
+        var line = [Float](repeating: 0, count: width)
+        var source = [Float](repeating: 0, count: width * height)
+        weights.withUnsafeBufferPointer { w in
+            grid.withUnsafeMutableBufferPointer { g in
+                line.withUnsafeMutableBufferPointer { l in
+                    for row in 0..<height {
+                        let out = g.baseAddress! + row * width
+                        for x in 0..<width { l[x] = out[x] }
+                        for x in 0..<width { out[x] = 0 }
+                        for k in -radius...radius {
+                            let weight = w[k + radius]
+                            let input = l.baseAddress! + k
+                            for x in max(0, -k)..<max(max(0, -k), min(width, width - k)) { out[x] += input[x] * weight }
+                        }
+                    }
+                }
+                source.withUnsafeMutableBufferPointer { src in
+                    _ = src.initialize(from: g)
+                    for y in 0..<height {
+                        let out = g.baseAddress! + y * width
+                        for x in 0..<width { out[x] = 0 }
+                        for k in max(-radius, -y)...min(radius, height - 1 - y) {
+                            let weight = w[k + radius]
+                            let input = src.baseAddress! + (y + k) * width
+                            for x in 0..<width { out[x] += input[x] * weight }
+                        }
+                    }
+                }
             }
         }
     }

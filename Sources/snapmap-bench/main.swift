@@ -8,6 +8,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("heat", HeatBenchmark.run),
     ("glow", GlowBenchmark.run),
     ("layout", LayoutBenchmark.run),
+    ("stages", FrameStagesBenchmark.run),
     ("serve", ServeBenchmark.run),
     ("live", LiveBenchmark.run),
 ]
