@@ -12,6 +12,9 @@ public enum MapLayer: String, CaseIterable, Sendable {
     case pins
 }
 
+/// Shared layers (base and glow of a viewport at a data version), by what they depend on.
+public typealias SharedLayers = ByteBudgetCache<String, Canvas>
+
 /// A rendered frame and, when it has pins, the layout they were drawn from.
 public struct RenderedFrame {
     public let canvas: Canvas
@@ -74,23 +77,62 @@ public final class MapEngine: Sendable {
         }
     }
 
-    /// Frames taller than this many pixels are drawn as horizontal bands, one per core; bands meet exactly
-    /// because drawing depends only on the mercator origin, as tiles do.
+    /// Frames are drawn as horizontal bands of this many pixel rows (a split that belongs to the frame, not to
+    /// the machine), in parallel; bands meet exactly because drawing depends only on the mercator origin, as
+    /// tiles do.
     public static let bandHeight = 640
+    /// Bytes of shared layers (base and glow of a viewport) kept for the next viewer of the same viewport.
+    public static let sharedLayerBudget = 768 * 1024 * 1024
 
     /// A frame of a viewport with the given layers, bottom to top (base, heat, pins); without the base layer
     /// the frame is transparent underneath. Pins are the viewer's visible `friends`, laid out for `selected` and `now`.
+    /// With `sharing`, the layers under the pins come from (or go to) the shared-layer cache: the same bytes.
     public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base], friends: [Friend] = [], selected: String? = nil,
-                            now: Date) throws -> RenderedFrame {
+                            now: Date, sharing: SharedLayers? = nil) throws -> RenderedFrame {
         try checkFrame(viewport)
         let view = MapView(viewport: viewport)
-        let bands = view.bands(count: max(1, min(ProcessInfo.processInfo.activeProcessorCount, view.height / Self.bandHeight)))
-        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers, now: now) }.map { try $0.get() }
-        let canvas = canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
-        guard layers.contains(.pins) else { return RenderedFrame(canvas: canvas, layout: nil) }
+        let under = layers.subtracting([.pins])
+        let shared: Canvas
+        if let sharing {
+            let key = sharedLayerKey(view, layers: under, now: now)
+            if let cached = sharing.value(key) {
+                shared = cached
+            } else {
+                shared = try renderUnderPins(view, layers: under, now: now)
+                sharing.store(shared, for: key, cost: shared.width * shared.height * 8)
+            }
+        } else {
+            shared = try renderUnderPins(view, layers: under, now: now)
+        }
+        guard layers.contains(.pins) else { return RenderedFrame(canvas: sharing == nil ? shared : try shared.copy(), layout: nil) }
+        let canvas = sharing == nil ? shared : try shared.copy()
         let layout = try self.layout(viewport, friends: friends, selected: selected, now: now)
         drawPins(layout, friends: friends, into: canvas)
         return RenderedFrame(canvas: canvas, layout: layout)
+    }
+
+    /// The base and glow of a view, in bands of `bandHeight` rows rendered in parallel.
+    private func renderUnderPins(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
+        let bands = view.bands(count: max(1, view.height / Self.bandHeight))
+        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers, now: now) }.map { try $0.get() }
+        return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
+    }
+
+    /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now.
+    private func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix(_ value: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                hash ^= (value >> UInt64(shift)) & 0xFF
+                hash &*= 0x0000_0100_0000_01B3
+            }
+        }
+        if layers.contains(.heat) {
+            for point in glowPoints(for: view, now: now) { [point.x, point.y, point.weight].forEach { mix($0.bitPattern) } }
+        }
+        let geometry = [view.origin.x, view.origin.y, view.pixelsPerMetre, view.zoom, view.scale].map { String($0.bitPattern, radix: 16) }
+        return (geometry + ["\(view.width)x\(view.height)", layers.map(\.rawValue).sorted().joined(separator: ","), String(hash, radix: 16)])
+            .joined(separator: "/")
     }
 
     private func renderBase(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {

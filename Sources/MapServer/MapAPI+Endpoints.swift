@@ -34,7 +34,7 @@ extension MapAPI {
             return try conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
                 if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
                 let response = try Self.png(engine.renderTile(path.tile, scale: path.scale))
-                tiles.store(response.body, for: key)
+                tiles.store(response.body, for: key, cost: response.body.count)
                 return response
             }
         }
@@ -47,7 +47,7 @@ extension MapAPI {
         return try conditional(request, tag: tag, cacheControl: Self.heatCacheControl) {
             if let cached = tiles.value(tag) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
             let response = try Self.png(engine.renderHeatTile(path.tile, scale: path.scale, now: now))
-            tiles.store(response.body, for: tag)
+            tiles.store(response.body, for: tag, cost: response.body.count)
             return response
         }
     }

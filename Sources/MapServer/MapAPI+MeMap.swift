@@ -25,7 +25,7 @@ extension MapAPI {
             let tag = EntityTag.of([version, "frame", layers.map(\.rawValue).sorted().joined(separator: ","),
                                     String(decoding: try layout.map(Self.jsonBytes) ?? [], as: UTF8.self)] + drawn)
             return try conditional(request, tag: tag, cacheControl: cacheControl) {
-                try Self.png(engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now).canvas)
+                try Self.png(engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers).canvas)
             }
         case "layout.json":
             return try tagged(request, engine.layout(viewport, friends: friends, selected: selected, now: now), cacheControl: cacheControl)

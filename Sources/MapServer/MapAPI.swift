@@ -21,7 +21,9 @@ public final class MapAPI: Sendable {
     let live: LiveMapService
     let events: EventHub
     let files: StaticFiles
-    let tiles = ResponseCache(capacityBytes: MapAPI.tileCacheBytes)
+    let tiles = ByteBudgetCache<String, [UInt8]>(budget: MapAPI.tileCacheBytes)
+    /// Base and glow of the viewports viewers look at, drawn once and shared (each viewer's pins go over a copy).
+    let sharedLayers = SharedLayers(budget: MapEngine.sharedLayerBudget)
     let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A thread-safe least-recently-used cache with a byte budget: lookups, inserts and evictions are O(1) (a
+/// dictionary of nodes on a doubly linked list). Values larger than a quarter of the budget are not kept.
+public final class ByteBudgetCache<Key: Hashable & Sendable, Value>: @unchecked Sendable {
+    private final class Node {
+        let key: Key
+        var value: Value
+        var cost: Int
+        var newer: Node?
+        weak var older: Node?
+
+        init(key: Key, value: Value, cost: Int) {
+            self.key = key
+            self.value = value
+            self.cost = cost
+        }
+    }
+
+    public let budget: Int
+    private let lock = NSLock()
+    private var nodes: [Key: Node] = [:]
+    /// The least recently used node, and the most.
+    private var oldest: Node?
+    private var newest: Node?
+    private var used = 0
+
+    public init(budget: Int) {
+        self.budget = budget
+    }
+
+    /// The bytes held now.
+    public var bytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return used
+    }
+
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return nodes.count
+    }
+
+    public func value(_ key: Key) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let node = nodes[key] else { return nil }
+        unlink(node)
+        append(node)
+        return node.value
+    }
+
+    /// Keeps `value` (costing `cost` bytes) under `key`, evicting the least recently used beyond the budget.
+    public func store(_ value: Value, for key: Key, cost: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let old = nodes.removeValue(forKey: key) {
+            unlink(old)
+            used -= old.cost
+        }
+        guard cost <= budget / 4 else { return }
+        let node = Node(key: key, value: value, cost: cost)
+        nodes[key] = node
+        append(node)
+        used += cost
+        while used > budget, let victim = oldest {
+            unlink(victim)
+            nodes[victim.key] = nil
+            used -= victim.cost
+        }
+    }
+
+    private func unlink(_ node: Node) {
+        if let older = node.older { older.newer = node.newer } else { oldest = node.newer }
+        if let newer = node.newer { newer.older = node.older } else { newest = node.older }
+        node.newer = nil
+        node.older = nil
+    }
+
+    private func append(_ node: Node) {
+        node.older = newest
+        newest?.newer = node
+        newest = node
+        if oldest == nil { oldest = node }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Entity tags derived from a request's inputs (FNV-1a, 64 bits), so a client's copy can be confirmed with
+/// 304 without rendering.
+enum EntityTag {
+    static func of(_ parts: [String]) -> String {
+        of(bytes: Array(parts.joined(separator: "\u{1F}").utf8))
+    }
+
+    /// The tag of some bytes (an answer's body, a file).
+    static func of<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return "\"" + String(hash, radix: 16) + "\""
+    }
+
+    /// Whether an If-None-Match header names `tag` (or is `*`).
+    static func matches(_ header: String?, _ tag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+}

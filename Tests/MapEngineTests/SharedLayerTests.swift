@@ -1,0 +1,40 @@
+import Foundation
+import GeoCore
+import Raster
+import Testing
+@testable import MapEngine
+
+@Suite("Frames through shared layers")
+struct SharedLayerTests {
+    @Test func sharedLayersGiveTheSameBytesAsAFrameFromScratch() throws {
+        let engine = try EngineFixture.engine.get()
+        let friends = try LiveFixture.samsFriends()
+        let scene = engine.scene
+        let sharing = SharedLayers(budget: 256 * 1024 * 1024)
+        let cases: [(Coordinate, Double, Double, String?)] = [
+            (scene.viewport.center, 14.5, 1, nil), (scene.viewport.center, 14.5, 1, "jordan"), (try Coordinate(lat: 40.7190, lon: -73.9560), 15.2, 2, "theo"),
+            (try Coordinate(lat: 40.7150, lon: -73.9620), 13.7, 1, "maya"), (scene.viewport.center, 14.5, 1, "eli"),
+        ]
+        for (center, zoom, scale, selected) in cases {
+            let viewport = try Viewport(center: center, zoom: zoom, size: ScreenSize(width: 393, height: 852), scale: scale, insets: scene.viewport.insets)
+            let layers: Set<MapLayer> = [.base, .heat, .pins]
+            let scratch = try PNGCodec.encode(engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: scene.capturedAt).canvas)
+            for _ in 0..<2 {
+                let shared = try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: scene.capturedAt, sharing: sharing)
+                #expect(try PNGCodec.encode(shared.canvas) == scratch, "\(center) z\(zoom) @\(scale)x \(selected ?? "none")")
+            }
+        }
+        #expect(sharing.count == 3, "viewers of the same viewport share one base (the default viewport was asked three times)")
+    }
+
+    @Test func theCacheKeepsItsBudgetAndEvictsTheLeastRecentlyUsed() {
+        let cache = ByteBudgetCache<Int, [UInt8]>(budget: 1000)
+        for key in 0..<10 { cache.store([UInt8](repeating: 0, count: 200), for: key, cost: 200) }
+        #expect(cache.bytes <= 1000 && cache.count == 5)
+        #expect(cache.value(4) == nil && cache.value(5) != nil)
+        cache.store([1], for: 10, cost: 200)
+        #expect(cache.value(6) == nil && cache.value(5) != nil, "5 was used more recently than 6")
+        cache.store([2], for: 11, cost: 300)
+        #expect(cache.value(11) == nil, "more than a quarter of the budget is not kept")
+    }
+}
