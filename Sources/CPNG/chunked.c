@@ -9,8 +9,9 @@
 #include <zlib.h>
 
 typedef struct {
-    const uint8_t *pixels;
-    uint32_t width, first_row, end_row;
+    const uint8_t *rows;     /* the band's first row */
+    const uint8_t *previous; /* the row above it, or NULL for the image's first row */
+    uint32_t width, count;
     int channels, level, filter, strategy, last;
     uint8_t *output;
     size_t output_length;
@@ -42,23 +43,22 @@ static void *compress_band(void *argument) {
         free(filtered);
         return NULL;
     }
-    size_t rows = job->end_row - job->first_row;
-    size_t capacity = deflateBound(&stream, (uLong)((row_bytes + 1) * rows)) + 64;
+    size_t capacity = deflateBound(&stream, (uLong)((row_bytes + 1) * job->count)) + 64;
     job->output = (uint8_t *)malloc(capacity);
     job->adler = adler32(0L, Z_NULL, 0);
     job->raw_length = 0;
     if (!job->output) goto done;
     stream.next_out = job->output;
     stream.avail_out = (uInt)capacity;
-    for (uint32_t y = job->first_row; y < job->end_row; y++) {
-        const uint8_t *row = job->pixels + (size_t)y * row_bytes;
-        const uint8_t *previous = y > 0 ? row - row_bytes : NULL;
+    for (uint32_t y = 0; y < job->count; y++) {
+        const uint8_t *row = job->rows + (size_t)y * row_bytes;
+        const uint8_t *previous = y > 0 ? row - row_bytes : job->previous;
         filter_row(row, previous, row_bytes, job->channels, job->filter, filtered);
         job->adler = adler32(job->adler, filtered, (uInt)(row_bytes + 1));
         job->raw_length += row_bytes + 1;
         stream.next_in = filtered;
         stream.avail_in = (uInt)(row_bytes + 1);
-        int flush = y + 1 == job->end_row ? (job->last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
+        int flush = y + 1 == job->count ? (job->last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
         int result = deflate(&stream, flush);
         if (result == Z_STREAM_ERROR || stream.avail_in != 0) goto done;
     }
@@ -82,15 +82,16 @@ int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, 
     if ((uint32_t)chunks > height) chunks = (int)height;
     band_job *jobs = (band_job *)calloc((size_t)chunks, sizeof(band_job));
     pthread_t *workers = (pthread_t *)calloc((size_t)chunks, sizeof(pthread_t));
-    uint8_t *volatile stream = NULL;
     if (!jobs || !workers) {
         free(jobs);
         free(workers);
         snprintf(error, error_size, "out of memory");
         return -1;
     }
+    size_t row_bytes = (size_t)width * channels;
     for (int i = 0; i < chunks; i++) {
-        jobs[i] = (band_job){pixels, width, (uint32_t)((uint64_t)height * i / chunks), (uint32_t)((uint64_t)height * (i + 1) / chunks),
+        uint32_t first = (uint32_t)((uint64_t)height * i / chunks), end = (uint32_t)((uint64_t)height * (i + 1) / chunks);
+        jobs[i] = (band_job){pixels + first * row_bytes, first > 0 ? pixels + (first - 1) * row_bytes : NULL, width, end - first,
                              channels, level, filter, strategy, i == chunks - 1, NULL, 0, 0, 0, -1};
     }
     for (int start = 0; start < chunks; start += threads) {
@@ -100,35 +101,69 @@ int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, 
         for (int i = start + 1; i < end; i++) pthread_join(workers[i], NULL);
     }
     int status = 0;
-    size_t total = 2 + 4;
-    uLong adler = adler32(0L, Z_NULL, 0);
     for (int i = 0; i < chunks; i++) {
         if (jobs[i].status != 0) status = -1;
-        total += jobs[i].output_length;
-        adler = adler32_combine(adler, jobs[i].adler, (z_off_t)jobs[i].raw_length);
     }
-    if (status == 0) stream = (uint8_t *)malloc(total);
-    if (status != 0 || !stream) {
-        for (int i = 0; i < chunks; i++) free(jobs[i].output);
-        free(jobs);
-        free(workers);
-        snprintf(error, error_size, "deflate failed");
+    cpng_band *bands = (cpng_band *)calloc((size_t)chunks, sizeof(cpng_band));
+    if (bands && status == 0) {
+        for (int i = 0; i < chunks; i++) bands[i] = (cpng_band){jobs[i].output, jobs[i].output_length, jobs[i].adler, jobs[i].raw_length};
+        status = cpng_assemble(width, height, channels, bands, chunks, out, error, error_size);
+    } else {
+        snprintf(error, error_size, bands ? "deflate failed" : "out of memory");
+        status = -1;
+    }
+    for (int i = 0; i < chunks; i++) free(jobs[i].output);
+    free(bands);
+    free(jobs);
+    free(workers);
+    return status;
+}
+
+int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t width, uint32_t count, int channels, int level,
+                       int filter, int strategy, int last, cpng_band *out) {
+    band_job job = {rows, previous, width, count, channels, level, filter, strategy, last, NULL, 0, 0, 0, -1};
+    compress_band(&job);
+    if (job.status != 0) {
+        free(job.output);
+        return -1;
+    }
+    *out = (cpng_band){job.output, job.output_length, job.adler, job.raw_length};
+    return 0;
+}
+
+void cpng_band_free(cpng_band *band) {
+    free(band->data);
+    band->data = NULL;
+    band->length = 0;
+}
+
+int cpng_assemble(uint32_t width, uint32_t height, int channels, const cpng_band *bands, int count, cpng_buffer *out,
+                  char *error, size_t error_size) {
+    out->data = NULL;
+    out->length = 0;
+    out->capacity = 0;
+    size_t total = 2 + 4;
+    uLong adler = adler32(0L, Z_NULL, 0);
+    for (int i = 0; i < count; i++) {
+        total += bands[i].length;
+        adler = adler32_combine(adler, bands[i].adler, (z_off_t)bands[i].raw_length);
+    }
+    uint8_t *volatile stream = (uint8_t *)malloc(total);
+    if (!stream) {
+        snprintf(error, error_size, "out of memory");
         return -1;
     }
     size_t offset = 0;
     stream[offset++] = 0x78;
     stream[offset++] = 0x01;
-    for (int i = 0; i < chunks; i++) {
-        memcpy(stream + offset, jobs[i].output, jobs[i].output_length);
-        offset += jobs[i].output_length;
-        free(jobs[i].output);
+    for (int i = 0; i < count; i++) {
+        memcpy(stream + offset, bands[i].data, bands[i].length);
+        offset += bands[i].length;
     }
     stream[offset++] = (uint8_t)(adler >> 24);
     stream[offset++] = (uint8_t)(adler >> 16);
     stream[offset++] = (uint8_t)(adler >> 8);
     stream[offset++] = (uint8_t)adler;
-    free(jobs);
-    free(workers);
 
     cpng_error_sink sink = {error, error_size};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, cpng_on_error, cpng_on_warning);

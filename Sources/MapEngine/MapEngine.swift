@@ -13,12 +13,46 @@ public enum MapLayer: String, CaseIterable, Sendable {
 }
 
 /// Shared layers (base and glow of a viewport at a data version), by what they depend on.
-public typealias SharedLayers = ByteBudgetCache<String, Canvas>
+public typealias SharedLayers = ByteBudgetCache<String, SharedLayer>
 
-/// A rendered frame and, when it has pins, the layout they were drawn from.
+/// The layers every viewer of a viewport shares, and (made on first use) their PNG bands, so that a viewer's
+/// frame recompresses only the bands its pins touch.
+public final class SharedLayer: @unchecked Sendable {
+    public let canvas: Canvas
+    private let lock = NSLock()
+    private var encoded: PNGBands?
+
+    init(canvas: Canvas) {
+        self.canvas = canvas
+    }
+
+    /// The PNG of `frame`, which is this layer with pins drawn over a copy: the same bytes as `PNGCodec.encode`.
+    public func png(of frame: Canvas) throws -> [UInt8] {
+        lock.lock()
+        let bands: PNGBands
+        do {
+            defer { lock.unlock() }
+            if let encoded { bands = encoded } else {
+                bands = try PNGBands(canvas)
+                encoded = bands
+            }
+        }
+        return try bands.png(of: frame, over: canvas)
+    }
+}
+
+/// A rendered frame, the layout its pins were drawn from (when it has pins), and the shared layer it was
+/// drawn over (when it came through the shared-layer cache).
 public struct RenderedFrame {
     public let canvas: Canvas
     public let layout: PinLayoutResult?
+    public var shared: SharedLayer?
+
+    /// The frame as PNG, through the shared layer's bands when there is one (the same bytes either way).
+    public func png() throws -> [UInt8] {
+        if let shared { return try shared.png(of: canvas) }
+        return try PNGCodec.encode(canvas)
+    }
 }
 
 /// The composed engine: the scene and the base map loaded once, answering frames and tiles. Shared across
@@ -92,23 +126,22 @@ public final class MapEngine: Sendable {
         try checkFrame(viewport)
         let view = MapView(viewport: viewport)
         let under = layers.subtracting([.pins])
-        let shared: Canvas
+        var layer: SharedLayer?
         if let sharing {
             let key = sharedLayerKey(view, layers: under, now: now)
             if let cached = sharing.value(key) {
-                shared = cached
+                layer = cached
             } else {
-                shared = try renderUnderPins(view, layers: under, now: now)
-                sharing.store(shared, for: key, cost: shared.width * shared.height * 8)
+                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now))
+                sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * 9)
+                layer = made
             }
-        } else {
-            shared = try renderUnderPins(view, layers: under, now: now)
         }
-        guard layers.contains(.pins) else { return RenderedFrame(canvas: sharing == nil ? shared : try shared.copy(), layout: nil) }
-        let canvas = sharing == nil ? shared : try shared.copy()
+        let canvas = try layer?.canvas.copy() ?? renderUnderPins(view, layers: under, now: now)
+        guard layers.contains(.pins) else { return RenderedFrame(canvas: canvas, layout: nil, shared: layer) }
         let layout = try self.layout(viewport, friends: friends, selected: selected, now: now)
         drawPins(layout, friends: friends, into: canvas)
-        return RenderedFrame(canvas: canvas, layout: layout)
+        return RenderedFrame(canvas: canvas, layout: layout, shared: layer)
     }
 
     /// The base and glow of a view, in bands of `bandHeight` rows rendered in parallel.

@@ -25,7 +25,8 @@ extension MapAPI {
             let tag = EntityTag.of([version, "frame", layers.map(\.rawValue).sorted().joined(separator: ","),
                                     String(decoding: try layout.map(Self.jsonBytes) ?? [], as: UTF8.self)] + drawn)
             return try conditional(request, tag: tag, cacheControl: cacheControl) {
-                try Self.png(engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers).canvas)
+                let frame = try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
+                return HTTPResponse(status: 200, contentType: "image/png", body: try frame.png())
             }
         case "layout.json":
             return try tagged(request, engine.layout(viewport, friends: friends, selected: selected, now: now), cacheControl: cacheControl)

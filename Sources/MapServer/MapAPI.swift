@@ -23,7 +23,7 @@ public final class MapAPI: Sendable {
     let files: StaticFiles
     let tiles = ByteBudgetCache<String, [UInt8]>(budget: MapAPI.tileCacheBytes)
     /// Base and glow of the viewports viewers look at, drawn once and shared (each viewer's pins go over a copy).
-    let sharedLayers = SharedLayers(budget: MapEngine.sharedLayerBudget)
+    let sharedLayers: SharedLayers?
     let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
@@ -33,7 +33,8 @@ public final class MapAPI: Sendable {
     let clock: @Sendable () -> Date
 
     /// Serves `engine` over `live`, feeding the engine's glow from the store's Snaps at `clock`.
-    public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }, sharesLayers: Bool = true) throws {
+        sharedLayers = sharesLayers ? SharedLayers(budget: MapEngine.sharedLayerBudget) : nil
         self.engine = engine
         self.live = live
         self.clock = clock

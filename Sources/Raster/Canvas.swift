@@ -122,6 +122,33 @@ public final class Canvas {
         }
     }
 
+    /// Straight 8-bit RGB(A) of some rows, as `straightRGBA8` converts them.
+    func straightRGBA8(rows: Range<Int>, dropAlpha: Bool) -> [UInt8] {
+        let channels = dropAlpha ? 3 : 4
+        var output = [UInt8](repeating: 0, count: rows.count * width * channels)
+        var out = 0
+        for index in (rows.lowerBound * width)..<(rows.upperBound * width) {
+            let color = Self.straight8(r: storage[4 * index], g: storage[4 * index + 1], b: storage[4 * index + 2], a: storage[4 * index + 3])
+            output[out] = color.r
+            output[out + 1] = color.g
+            output[out + 2] = color.b
+            if !dropAlpha { output[out + 3] = color.a }
+            out += channels
+        }
+        return output
+    }
+
+    /// Whether rows `from..<to` hold the same pixels in both canvases (of the same width).
+    func rowsEqual(_ other: Canvas, from: Int, to: Int) -> Bool {
+        guard other.width == width, to <= height, to <= other.height, from < to else { return from >= to }
+        let range = (from * width * 4)..<(to * width * 4)
+        return storage.withUnsafeBufferPointer { mine in
+            other.storage.withUnsafeBufferPointer { theirs in
+                memcmp(mine.baseAddress! + range.lowerBound, theirs.baseAddress! + range.lowerBound, range.count * 2) == 0
+            }
+        }
+    }
+
     /// A snapshot of the canvas as an image.
     public func image() -> Image {
         Image(uncheckedWidth: width, height: height, straightRGBA: straightRGBA8())

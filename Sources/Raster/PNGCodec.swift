@@ -28,8 +28,9 @@ public enum PNGCodec {
         public var level: Int
         public var filter: Filter
         public var strategy: Strategy
-        /// When above 1, rows are compressed in this many independent bands on every core (one fixed filter:
-        /// none, sub or up). The bytes depend on the band count, never on the number of cores.
+        /// When above 1, rows are compressed in at least this many independent bands on every core (one fixed
+        /// filter: none, sub or up), and in bands of `bandRows` rows when there are more. The bytes depend on the
+        /// image and the options, never on the number of cores.
         public var bands: Int
 
         public init(level: Int, filter: Filter, strategy: Strategy = .standard, bands: Int = 1) {
@@ -45,6 +46,15 @@ public enum PNGCodec {
         /// runs of map images (about 2.5× faster than libpng's defaults and no larger on our frames), in 8 bands
         /// compressed in parallel.
         public static let snapmap = Options(level: 1, filter: .up, strategy: .runLength, bands: 8)
+    }
+
+    /// Rows per band when an image has more than `Options.bands` bands' worth: small enough that a frame whose
+    /// pins changed a few rows recompresses only the bands they touch (`PNGBands`).
+    public static let bandRows = 64
+
+    /// The band count of a banded encoding of `height` rows.
+    static func bandCount(height: Int, options: Options) -> Int {
+        min(256, max(options.bands, height / bandRows), max(1, height))
     }
 
     /// Images smaller than this are compressed in one band: splitting a tile costs more than it saves.
@@ -78,7 +88,7 @@ public enum PNGCodec {
             let threads = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount))
             status = pixels.withUnsafeBufferPointer { source in
                 cpng_encode_chunked(source.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(options.level), Int32(filterType),
-                                    options.strategy.rawValue, Int32(options.bands), threads, &buffer, &message, message.count)
+                                    options.strategy.rawValue, Int32(bandCount(height: height, options: options)), threads, &buffer, &message, message.count)
             }
         } else {
             status = pixels.withUnsafeBufferPointer { source in

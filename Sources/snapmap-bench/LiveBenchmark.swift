@@ -23,14 +23,22 @@ enum LiveBenchmark {
         let tokenFile = scratch.appendingPathComponent("tokens.txt")
         try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
         let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
-        defer { server.stop() }
         let floor = try ServeBenchmark.load(server.base + "/healthz", connections: 16)
         let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/layouts.lua",
                                               scriptArguments: [tokenFile.path])
         let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/location_updates.lua",
                                               scriptArguments: [tokenFile.path])
         let snaps = try ServeBenchmark.load(server.base + "/v1/me/snaps", connections: 64, script: "bench/snaps.lua", scriptArguments: [tokenFile.path])
-        let latencyText = try BenchmarkProcess.run("python3", ["bench/event_latency.py", server.base, tokenFile.path, String(world.community), "300"])
+        let frames = try ServeBenchmark.load(server.base + "/v1/me/frame.png", connections: 4, script: "bench/frames.lua", scriptArguments: [tokenFile.path])
+        server.stop()
+        let scratchServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt), "--no-shared-layers"])
+        let scratchFrames = try ServeBenchmark.load(scratchServer.base + "/v1/me/frame.png", connections: 4, script: "bench/frames.lua",
+                                                    scriptArguments: [tokenFile.path])
+        scratchServer.stop()
+        // A clock an hour on: the earlier servers' clocks started at the same time and wrote fixes a little after it.
+        let latencyServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt.addingTimeInterval(3600))])
+        defer { latencyServer.stop() }
+        let latencyText = try BenchmarkProcess.run("python3", ["bench/event_latency.py", latencyServer.base, tokenFile.path, String(world.community), "300"])
         let latency = try JSONSerialization.jsonObject(with: Data(latencyText.utf8)) as? [String: Any] ?? [:]
         func line(_ name: String, _ load: ServeBenchmark.Load, goal: Double) -> String {
             String(format: "%@: %.0f/s (%.2f× the /healthz floor of %.0f/s; %.2f× the %.0f/s goal), p99 %.1f ms, %d errors",
@@ -43,6 +51,9 @@ enum LiveBenchmark {
             line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
             line("live /v1/me/layout.json for \(world.tokens) viewers", layouts, goal: goals.layouts),
             line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps, goal: goals.snaps),
+            String(format: "live per-viewer frames (1179×2556, base, glow, own pins; %d viewers, 4 viewports): %.1f/s, p99 %.0f ms, %d errors; "
+                   + "from scratch %.1f/s: %.2f× (goals: 60/s, p99 ≤ 50 ms, 6×)", world.tokens, frames.requestsPerSecond, frames.p99Milliseconds,
+                   frames.errors, scratchFrames.requestsPerSecond, frames.requestsPerSecond / scratchFrames.requestsPerSecond),
             String(format: "live events: %d deliveries of %d updates to %d open streams, p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",
                    latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
                    latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99),
@@ -70,6 +81,7 @@ final class ServedProcess {
     }
 
     func stop() {
+        guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }

@@ -22,6 +22,7 @@ struct SharedLayerTests {
             for _ in 0..<2 {
                 let shared = try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: scene.capturedAt, sharing: sharing)
                 #expect(try PNGCodec.encode(shared.canvas) == scratch, "\(center) z\(zoom) @\(scale)x \(selected ?? "none")")
+                #expect(try shared.png() == scratch, "reusing the shared layer's PNG bands gives the same bytes")
             }
         }
         #expect(sharing.count == 3, "viewers of the same viewport share one base (the default viewport was asked three times)")

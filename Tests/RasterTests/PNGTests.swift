@@ -56,3 +56,20 @@ struct PNGTests {
         #expect(image.premultiplied[3] == 128 * 257, "decoded images are premultiplied for drawing")
     }
 }
+
+@Suite("PNG bands reused")
+struct PNGBandTests {
+    @Test(arguments: [true, false])
+    func changingAFewRowsRecompressesToTheSameBytes(opaque: Bool) throws {
+        let base = try Canvas(width: 700, height: 900, background: opaque ? Color(r: 242, g: 239, b: 230) : .clear)
+        base.fill(.ellipse(in: Rect(x: 100, y: 100, width: 400, height: 500)), paint: .solid(Color(r: 169, g: 213, b: 239, a: opaque ? 255 : 180)))
+        let bands = try PNGBands(base)
+        #expect(try bands.png() == PNGCodec.encode(base))
+        let changed = try base.copy()
+        changed.fill(.ellipse(in: Rect(x: 300, y: 410.5, width: 48, height: 48)), paint: .solid(Color(r: 255, g: 252, b: 0)))
+        changed.fill(.rect(Rect(x: 0, y: 0, width: 700, height: 1)), paint: .solid(.black))
+        let reused = try bands.png(of: changed, over: base)
+        #expect(reused == (try PNGCodec.encode(changed)))
+        #expect(try PNGCodec.decode(reused).straightRGBA == changed.image().straightRGBA)
+    }
+}

@@ -24,6 +24,27 @@ int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int chan
 int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, int level, int filter,
                         int strategy, int chunks, int threads, cpng_buffer *out, char *error, size_t error_size);
 
+/* One band of a banded encoding: its deflate output (a sync flush ends it, or the stream's end for the last
+   band), the adler32 of its filtered bytes and how many there were. */
+typedef struct {
+    uint8_t *data;
+    size_t length;
+    unsigned long adler;
+    unsigned long raw_length;
+} cpng_band;
+
+/* Compresses `count` rows starting at `rows` as one band (filter as cpng_encode_chunked, `previous` the row
+   above the band or NULL for the image's first row; `last` for the image's last band). The same rows always
+   give the same band. Free it with cpng_band_free. Returns 0, or -1. */
+int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t width, uint32_t count, int channels, int level,
+                       int filter, int strategy, int last, cpng_band *out);
+
+void cpng_band_free(cpng_band *band);
+
+/* Writes a PNG whose image data is `bands` joined in order. Returns 0, or -1 with a message in error. */
+int cpng_assemble(uint32_t width, uint32_t height, int channels, const cpng_band *bands, int count, cpng_buffer *out,
+                  char *error, size_t error_size);
+
 /* Decodes any PNG libpng reads into straight 8-bit RGBA; the caller frees *pixels with cpng_free.
    Images larger than max_width x max_height are refused. Returns 0, or -1 with a message in error. */
 int cpng_decode(const uint8_t *data, size_t length, uint32_t max_width, uint32_t max_height,

@@ -15,6 +15,7 @@ let serveCommand = Command(
         LiveOptions.database,
         .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
         .flag("demo", "loopback only: seed when needed and print a viewer URL signed in as the scene's viewer"),
+        .flag("no-shared-layers", "draw every frame from scratch (saves the shared-layer cache's memory; the bytes are the same)"),
         .flag("stop-on-stdin-eof", "stop when standard input closes (for a supervising process, such as the tests)"),
         DataLocator.option,
     ]
@@ -28,7 +29,7 @@ let serveCommand = Command(
     let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
     let offset = start.timeIntervalSinceNow
-    let api = try MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) })
+    let api = try MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) }, sharesLayers: !options.flag("no-shared-layers"))
     api.eventHub.startSweeping()
     let pruning = DispatchSource.makeTimerSource(queue: .global())
     pruning.schedule(deadline: .now() + 600, repeating: 600)

@@ -1,0 +1,132 @@
+import CPNG
+import Foundation
+
+/// A banded PNG encoding kept for reuse: each band's compressed bytes, so that an image that differs from the
+/// encoded one in a few rows (a shared layer with one viewer's pins over it) recompresses only the bands those
+/// rows touch. The result is byte for byte what `PNGCodec.encode` makes of the new image.
+public final class PNGBands: @unchecked Sendable {
+    struct Band {
+        let data: [UInt8]
+        let adler: UInt
+        let rawLength: UInt
+    }
+
+    public let width: Int
+    public let height: Int
+    let channels: Int
+    let options: PNGCodec.Options
+    let bands: [Band]
+
+    /// Encodes `canvas` band by band (as `PNGCodec.encode` does for images this large) and keeps the bands.
+    public init(_ canvas: Canvas, options: PNGCodec.Options = .snapmap) throws(RasterError) {
+        let opaque = canvas.isOpaque
+        let channels = opaque ? 3 : 4
+        let pixels = canvas.straightRGBA8(dropAlpha: opaque, knownOpaque: opaque)
+        let count = PNGCodec.bandCount(height: canvas.height, options: options)
+        let rowBytes = canvas.width * channels
+        let filter = try Self.filterType(options)
+        let results = ConcurrentBands.map(count) { index -> Band? in
+            let (first, end) = Self.rows(of: index, count: count, height: canvas.height)
+            return pixels.withUnsafeBufferPointer { source in
+                Self.compress(source.baseAddress! + first * rowBytes, previous: first > 0 ? source.baseAddress! + (first - 1) * rowBytes : nil,
+                              width: canvas.width, rows: end - first, channels: channels, filter: filter, options: options, last: index == count - 1)
+            }
+        }
+        guard results.allSatisfy({ $0 != nil }) else { throw .png("deflate failed") }
+        width = canvas.width
+        height = canvas.height
+        self.channels = channels
+        self.options = options
+        bands = results.compactMap { $0 }
+    }
+
+    /// The PNG of the kept bands.
+    public func png() throws(RasterError) -> [UInt8] {
+        try Self.assemble(width: width, height: height, channels: channels, bands: bands)
+    }
+
+    /// The PNG of `canvas`, which is `base` (the canvas these bands encode) with some rows changed: unchanged
+    /// bands are reused, changed ones recompressed. A canvas that cannot share the bands is encoded whole.
+    public func png(of canvas: Canvas, over base: Canvas) throws(RasterError) -> [UInt8] {
+        let opaque = canvas.isOpaque
+        guard canvas.width == width, canvas.height == height, base.width == width, base.height == height, (opaque ? 3 : 4) == channels else {
+            return try PNGCodec.encode(canvas, options: options)
+        }
+        let count = bands.count
+        let filter = try Self.filterType(options)
+        let results = ConcurrentBands.map(count) { index -> Band? in
+            let (first, end) = Self.rows(of: index, count: count, height: height)
+            let from = max(0, first - 1)
+            if canvas.rowsEqual(base, from: from, to: end) { return bands[index] }
+            let pixels = canvas.straightRGBA8(rows: from..<end, dropAlpha: opaque)
+            let rowBytes = width * channels
+            return pixels.withUnsafeBufferPointer { source in
+                Self.compress(source.baseAddress! + (first - from) * rowBytes, previous: first > 0 ? source.baseAddress! : nil, width: width,
+                              rows: end - first, channels: channels, filter: filter, options: options, last: index == count - 1)
+            }
+        }
+        guard results.allSatisfy({ $0 != nil }) else { throw .png("deflate failed") }
+        return try Self.assemble(width: width, height: height, channels: channels, bands: results.compactMap { $0 })
+    }
+
+    static func rows(of index: Int, count: Int, height: Int) -> (Int, Int) {
+        (height * index / count, height * (index + 1) / count)
+    }
+
+    static func filterType(_ options: PNGCodec.Options) throws(RasterError) -> Int32 {
+        guard let type = [PNGCodec.Filter.none: Int32(0), .sub: 1, .up: 2][options.filter] else {
+            throw .invalid(field: "filter", reason: "banded encoding takes one fixed filter: none, sub or up")
+        }
+        return type
+    }
+
+    static func compress(_ rows: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>?, width: Int, rows count: Int, channels: Int,
+                         filter: Int32, options: PNGCodec.Options, last: Bool) -> Band? {
+        var band = cpng_band()
+        guard cpng_compress_band(rows, previous, UInt32(width), UInt32(count), Int32(channels), Int32(options.level), filter,
+                                 options.strategy.rawValue, last ? 1 : 0, &band) == 0, let data = band.data else { return nil }
+        defer { cpng_band_free(&band) }
+        return Band(data: Array(UnsafeBufferPointer(start: data, count: band.length)), adler: band.adler, rawLength: band.raw_length)
+    }
+
+    static func assemble(width: Int, height: Int, channels: Int, bands: [Band]) throws(RasterError) -> [UInt8] {
+        var message = [CChar](repeating: 0, count: 256)
+        var buffer = cpng_buffer()
+        defer { cpng_buffer_free(&buffer) }
+        var joined = [UInt8]()
+        joined.reserveCapacity(bands.reduce(0) { $0 + $1.data.count })
+        for band in bands { joined += band.data }
+        let status = joined.withUnsafeMutableBufferPointer { bytes in
+            var offset = 0
+            let descriptors = bands.map { band in
+                defer { offset += band.data.count }
+                return cpng_band(data: bytes.baseAddress! + offset, length: band.data.count, adler: band.adler, raw_length: band.rawLength)
+            }
+            return descriptors.withUnsafeBufferPointer {
+                cpng_assemble(UInt32(width), UInt32(height), Int32(channels), $0.baseAddress, Int32($0.count), &buffer, &message, message.count)
+            }
+        }
+        guard status == 0, let data = buffer.data else { throw .png(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+        return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+    }
+}
+
+/// Runs band work on every core, results in band order.
+enum ConcurrentBands {
+    static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        withoutActuallyEscaping(body) { body in
+            let shared = Shared(results: results, body: body)
+            DispatchQueue.concurrentPerform(iterations: count) { index in shared.results[index] = shared.body(index) }
+        }
+        return results.map { $0! }
+    }
+
+    /// Each task writes its own slot and reads only what the caller does not change meanwhile.
+    private struct Shared<T>: @unchecked Sendable {
+        let results: UnsafeMutableBufferPointer<T?>
+        let body: (Int) -> T
+    }
+}
