@@ -62,7 +62,7 @@ extension MapEngine {
         let byID = Dictionary(friends.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let subjectsByID = byID.mapValues { subjects([$0])[0] }
         let images = byID.compactMapValues { friend in friend.avatar.flatMap { avatars.image($0) } }
-        PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images).draw(layout, texts: { layout, id in
+        PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images, shadows: shadowMasks).draw(layout, texts: { layout, id in
             if let group = layout.group(id) { return engine.labelText(group.members.compactMap { subjectsByID[$0] }, now: now) }
             return subjectsByID[id].map { engine.labelText([$0], now: now) } ?? (id, "")
         }, into: canvas)

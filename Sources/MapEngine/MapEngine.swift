@@ -76,6 +76,8 @@ public final class MapEngine: Sendable {
     public let labelFont: Font
     /// Avatar images decoded on first use, by path under the data directory.
     let avatars: AvatarCache
+    /// The blurred masks of pin shadows, made once per shape.
+    let shadowMasks = ShadowMasks()
     /// The delivery-tracking client's routes and its muted map.
     public let routes: RouteCatalog
     public let trackingMap: BaseMapRenderer

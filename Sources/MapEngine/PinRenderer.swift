@@ -11,6 +11,7 @@ struct PinRenderer {
     let font: Font
     let friends: [String: Friend]
     let avatars: [String: Image]
+    let shadows: ShadowMasks
 
     /// A drawable: one friend's or one group's pin.
     private struct Drawable {
@@ -59,7 +60,8 @@ struct PinRenderer {
 
     private func drawAvatar(_ id: String, in circle: Rect, selected: Bool, scale: Double, into canvas: Canvas) {
         let ring = look.layout.ringWidth * scale * (selected ? 1.5 : 1)
-        canvas.drawShadow(of: .ellipse(in: circle), color: look.shadow, sigma: look.shadowBlur * scale, offset: Point(0, look.shadowOffsetY * scale))
+        canvas.drawShadow(of: .ellipse(in: circle), color: look.shadow, sigma: look.shadowBlur * scale, offset: Point(0, look.shadowOffsetY * scale),
+                          masks: shadows)
         canvas.fill(.ellipse(in: circle), paint: .solid(selected ? look.selectedRing : look.ring))
         let inner = circle.outset(by: -ring)
         if let image = avatars[id] {
@@ -77,7 +79,8 @@ struct PinRenderer {
     private func drawLabel(_ rect: ScreenRect, text: (name: String, detail: String), scale: Double, into canvas: Canvas) {
         let box = pixels(rect, scale)
         let capsule = Path.roundedRect(box, radius: box.height / 2)
-        canvas.drawShadow(of: capsule, color: look.shadow, sigma: look.shadowBlur * scale * 0.7, offset: Point(0, look.shadowOffsetY * scale * 0.7))
+        canvas.drawShadow(of: capsule, color: look.shadow, sigma: look.shadowBlur * scale * 0.7, offset: Point(0, look.shadowOffsetY * scale * 0.7),
+                          masks: shadows)
         canvas.fill(capsule, paint: .solid(look.labelBackground))
         let size = look.layout.labelFontSize * scale
         guard let name = try? font.layout(text.name, size: size) else { return }

@@ -127,6 +127,18 @@ public final class Canvas {
         let channels = dropAlpha ? 3 : 4
         var output = [UInt8](repeating: 0, count: rows.count * width * channels)
         var out = 0
+        if dropAlpha {
+            // Opaque pixels (RGB is written only for opaque canvases): each channel only changes scale.
+            storage.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { target in
+                    for index in (rows.lowerBound * width * 4)..<(rows.upperBound * width * 4) where index & 3 != 3 {
+                        target[out] = UInt8((UInt32(source[index]) &* 255 &+ 32767) / 65535)
+                        out += 1
+                    }
+                }
+            }
+            return output
+        }
         for index in (rows.lowerBound * width)..<(rows.upperBound * width) {
             let color = Self.straight8(r: storage[4 * index], g: storage[4 * index + 1], b: storage[4 * index + 2], a: storage[4 * index + 3])
             output[out] = color.r

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Blurred coverage masks of shadows, kept by shape and blur: pins cast the same soft shadow again and again, so
+/// a shadow placed on whole pixels (`Canvas.drawShadow(…, masks:)`) is rasterized and blurred once per shape.
+public final class ShadowMasks: @unchecked Sendable {
+    struct Key: Hashable {
+        let elements: [Path.Element]
+        let sigma: Double
+    }
+
+    struct Mask {
+        let width: Int
+        let height: Int
+        let values: [Float]
+    }
+
+    /// Masks kept; past this the cache starts again (pins use a handful of shapes).
+    public static let capacity = 256
+
+    private let lock = NSLock()
+    private var masks: [Key: Mask] = [:]
+
+    public init() {}
+
+    /// The mask of a path in mask coordinates (its bounds inside a margin of 3σ + 1), made once.
+    func mask(for local: Path, width: Int, height: Int, sigma: Double) -> Mask {
+        let key = Key(elements: local.elements, sigma: sigma)
+        lock.lock()
+        if let known = masks[key] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let accumulator = CoverageAccumulator(width: width, height: height)
+        accumulator.add(PolygonRings(PathFlattener.contours(of: local)))
+        var values = [Float](repeating: 0, count: width * height)
+        accumulator.sweep(rule: .nonZero) { row, columns, uniform in
+            for column in columns { values[row * width + column] = uniform ?? accumulator.coverage[column] }
+        }
+        if sigma > 0 { GaussianBlur.blur(&values, width: width, height: height, kernel: GaussianBlur.kernel(sigma: sigma)) }
+        let mask = Mask(width: width, height: height, values: values)
+        lock.lock()
+        if masks.count >= Self.capacity { masks.removeAll(keepingCapacity: true) }
+        masks[key] = mask
+        lock.unlock()
+        return mask
+    }
+}
+
+extension Canvas {
+    /// Draws the soft shadow of a path placed on whole pixels (moved by less than half a pixel, invisible in a
+    /// blur), with its blurred mask from `masks`.
+    public func drawShadow(of path: Path, color: Color, sigma: Double, offset: Point, masks: ShadowMasks) {
+        let device = path.transformed(by: .translation(offset.x, offset.y))
+        guard let bounds = device.controlBounds, sigma >= 0, bounds.minX.isFinite, bounds.minY.isFinite,
+              abs(bounds.minX) < 1e7, abs(bounds.minY) < 1e7 else { return }
+        let margin = Int((3 * sigma).rounded(.up)) + 1
+        let x0 = Int(bounds.minX.rounded()) - margin
+        let y0 = Int(bounds.minY.rounded()) - margin
+        let local = device.transformed(by: .translation(-bounds.minX + bounds.minX.rounded() - Double(x0), -bounds.minY + bounds.minY.rounded() - Double(y0)))
+        let maskWidth = Int((bounds.width).rounded(.up)) + 2 * margin + 1
+        let maskHeight = Int((bounds.height).rounded(.up)) + 2 * margin + 1
+        guard x0 < width, y0 < height, x0 + maskWidth > 0, y0 + maskHeight > 0, maskWidth * maskHeight <= Self.maxPixels else { return }
+        let mask = masks.mask(for: local, width: maskWidth, height: maskHeight, sigma: sigma)
+        let source = color.premultiplied16
+        let canvasWidth = width
+        let rows = max(0, -y0)..<min(maskHeight, height - y0)
+        let columns = max(0, -x0)..<min(maskWidth, width - x0)
+        storage.withUnsafeMutableBufferPointer { pixels in
+            for row in rows {
+                for column in columns {
+                    let coverage = mask.values[row * maskWidth + column]
+                    if coverage > 0 { Self.blend(source, coverage: coverage, into: pixels, at: ((row + y0) * canvasWidth + column + x0) * 4) }
+                }
+            }
+        }
+    }
+}
