@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import RedisStore
 import SQLiteKit
 import Testing
 @testable import LiveMap
@@ -150,5 +151,21 @@ struct SQLiteStoreTests {
             try await group.waitForAll()
         }
         for id in ids { #expect(try store.fix(of: id)?.takenAt == StoreConformance.t0.addingTimeInterval(24)) }
+    }
+}
+
+@Suite("The Redis Cluster live store", .serialized)
+struct RedisStoreTests {
+    @Test func passesTheConformanceSuite() throws {
+        let cluster = try RedisClusterFixture.shared.get()
+        try cluster.flush()
+        try StoreConformance.run(RedisLiveStore(url: cluster.url))
+    }
+
+    @Test func keysFollowTheirHashTagsToTheirSlots() throws {
+        #expect(RedisCluster.slot(of: "123456789") == 12739, "the CRC16 check value of Redis's cluster specification")
+        #expect(RedisCluster.slot(of: "{p:ann}:asks") == RedisCluster.slot(of: "{p:ann}:fix"))
+        #expect(RedisCluster.slot(of: "{p:ann}") == RedisCluster.slot(of: "p:ann"))
+        #expect(RedisCluster.slot(of: "{}x") == RedisCluster.slot(of: "{}x"), "an empty tag hashes the whole key")
     }
 }

@@ -1,0 +1,133 @@
+import CHiredis
+import Foundation
+
+/// A Redis reply, parsed out of hiredis's structure.
+public indirect enum RedisReply: Equatable, Sendable {
+    case string([UInt8])
+    case integer(Int)
+    case array([RedisReply])
+    case null
+    case status(String)
+    case error(String)
+
+    public var text: String? {
+        switch self {
+        case .string(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .status(let text): return text
+        default: return nil
+        }
+    }
+
+    public var integer: Int? {
+        if case .integer(let value) = self { return value }
+        return text.flatMap(Int.init)
+    }
+
+    public var elements: [RedisReply] {
+        if case .array(let items) = self { return items }
+        return []
+    }
+}
+
+/// A failure talking to Redis: the connection (to retry elsewhere) or an error reply.
+public struct RedisFailure: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
+}
+
+/// One connection to one Redis node through hiredis, used by one thread at a time. Commands are pipelined:
+/// `pipeline` writes them all, then reads every reply. The only Swift code that touches hiredis.
+public final class RedisConnection {
+    public let host: String
+    public let port: Int
+    private var context: UnsafeMutablePointer<redisContext>?
+
+    /// Connects, waiting at most `timeout` seconds (and as long for each reply).
+    public init(host: String, port: Int, timeout: Double = 2) throws(RedisFailure) {
+        self.host = host
+        self.port = port
+        let seconds = Int(timeout)
+        let limit = timeval(tv_sec: seconds, tv_usec: Int(((timeout - Double(seconds)) * 1e6).rounded()))
+        context = redisConnectWithTimeout(host, Int32(port), limit)
+        guard let context, context.pointee.err == 0 else {
+            let message = context.map { Self.message($0) } ?? "cannot allocate a context"
+            redisFree(context)
+            self.context = nil
+            throw RedisFailure(description: "\(host):\(port): \(message)")
+        }
+        redisSetTimeout(context, limit)
+    }
+
+    deinit {
+        redisFree(context)
+    }
+
+    /// Whether the connection is still usable (a network error breaks it for good).
+    public var isBroken: Bool { context == nil || context!.pointee.err != 0 }
+
+    /// Sends one command and reads its reply.
+    public func command(_ arguments: [String]) throws(RedisFailure) -> RedisReply {
+        try pipeline([arguments])[0]
+    }
+
+    /// Sends every command, then reads every reply, in order.
+    public func pipeline(_ commands: [[String]]) throws(RedisFailure) -> [RedisReply] {
+        guard let context, context.pointee.err == 0 else { throw RedisFailure(description: "\(host):\(port): connection broken") }
+        for arguments in commands {
+            var joined: [UInt8] = []
+            var lengths: [Int] = []
+            for argument in arguments {
+                joined += argument.utf8
+                lengths.append(argument.utf8.count)
+            }
+            joined.append(0)
+            let status: Int32 = joined.withUnsafeBufferPointer { buffer in
+                let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+                var offset = 0
+                var pointers: [UnsafePointer<CChar>?] = lengths.map { length in
+                    defer { offset += length }
+                    return base + offset
+                }
+                return redisAppendCommandArgv(context, Int32(lengths.count), &pointers, lengths)
+            }
+            guard status == REDIS_OK else { throw RedisFailure(description: "\(host):\(port): \(Self.message(context))") }
+        }
+        var replies: [RedisReply] = []
+        replies.reserveCapacity(commands.count)
+        for _ in commands {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
+                throw RedisFailure(description: "\(host):\(port): \(Self.message(context))")
+            }
+            let reply = raw.assumingMemoryBound(to: redisReply.self)
+            replies.append(Self.parse(reply))
+            freeReplyObject(raw)
+        }
+        return replies
+    }
+
+    private static func parse(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
+        let value = reply.pointee
+        func bytes() -> [UInt8] {
+            guard let str = value.str, value.len > 0 else { return [] }
+            return Array(UnsafeRawBufferPointer(start: str, count: Int(value.len)).bindMemory(to: UInt8.self))
+        }
+        switch value.type {
+        case REDIS_REPLY_STRING: return .string(bytes())
+        case REDIS_REPLY_INTEGER: return .integer(Int(value.integer))
+        case REDIS_REPLY_ARRAY: return .array((0..<Int(value.elements)).map { parse(value.element[$0]!) })
+        case REDIS_REPLY_STATUS: return .status(String(decoding: bytes(), as: UTF8.self))
+        case REDIS_REPLY_ERROR: return .error(String(decoding: bytes(), as: UTF8.self))
+        default: return .null
+        }
+    }
+
+    private static func message(_ context: UnsafeMutablePointer<redisContext>) -> String {
+        withUnsafeBytes(of: context.pointee.errstr) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GeoCore
+import LiveMap
+
+/// The live store's keys in Redis Cluster. Each person's keys share one hash tag, so they live in one slot:
+/// a fact about a person (their settings, fix, asks, blocks) is one key, written in one command.
+enum RedisKeys {
+    static func person(_ id: PersonID) -> String { "{p:\(id.rawValue)}" }
+    static func fix(_ id: PersonID) -> String { "{p:\(id.rawValue)}:fix" }
+    /// Whom the person asked (the fact), field → "snapstreak,best".
+    static func asks(_ id: PersonID) -> String { "{p:\(id.rawValue)}:asks" }
+    /// Who asked the person (an index of others' facts, for the friend list).
+    static func askedBy(_ id: PersonID) -> String { "{p:\(id.rawValue)}:askedby" }
+    static func blocks(_ id: PersonID) -> String { "{p:\(id.rawValue)}:blocks" }
+    static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
+    static func token(_ hash: String) -> String { "{t:\(hash)}" }
+    static let people = "{people}"
+    static func snaps(hour: Int) -> String { "{snaps:\(hour)}" }
+
+    static let settingFields = ["name", "color", "avatar", "ghost", "ghost_hours", "ghost_until_ms", "audience", "audience_ids"]
+    static let fixFields = ["lat", "lon", "accuracy", "taken_ms", "place"]
+
+    static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    /// The field/value pairs of a person's settings.
+    static func values(_ settings: SharingSettings) -> [String] {
+        let ghost: [String]
+        switch settings.ghost {
+        case .off: ghost = ["ghost", "off", "ghost_hours", "0", "ghost_until_ms", "0"]
+        case .timed(let hours, let until): ghost = ["ghost", "timed", "ghost_hours", String(hours), "ghost_until_ms", String(milliseconds(until))]
+        case .untilTurnedOff: ghost = ["ghost", "untilOff", "ghost_hours", "0", "ghost_until_ms", "0"]
+        }
+        return ghost + ["audience", settings.audience.mode, "audience_ids", settings.audience.ids.map(\.rawValue).joined(separator: ",")]
+    }
+
+    /// A person and their settings from the `settingFields` values (nil when the person does not exist).
+    static func person(_ id: PersonID, _ values: [RedisReply]) -> (Person, SharingSettings)? {
+        guard values.count == settingFields.count, let name = values[0].text, let color = values[1].text,
+              let person = try? Person(id: id, name: name, color: color, avatar: values[2].text) else { return nil }
+        let ghost: GhostMode
+        switch values[3].text {
+        case "timed": ghost = .timed(hours: values[4].integer ?? 0, until: date(values[5].integer ?? 0))
+        case "off": ghost = .off
+        default: ghost = .untilTurnedOff
+        }
+        let ids = Set((values[7].text ?? "").split(separator: ",").map { PersonID(trusted: String($0)) })
+        let audience: Audience
+        switch values[6].text {
+        case "friendsExcept": audience = .friendsExcept(ids)
+        case "only": audience = .only(ids)
+        default: audience = .friends
+        }
+        return (person, SharingSettings(ghost: ghost, audience: audience))
+    }
+
+    static func values(_ fix: LocationFix) -> [String] {
+        ["lat", String(fix.coordinate.lat), "lon", String(fix.coordinate.lon), "accuracy", String(fix.accuracyMeters),
+         "taken_ms", String(milliseconds(fix.takenAt)), "place", fix.place ?? ""]
+    }
+
+    static func fix(_ values: [RedisReply]) -> LocationFix? {
+        guard values.count == fixFields.count, let lat = values[0].text.flatMap(Double.init), let lon = values[1].text.flatMap(Double.init),
+              let accuracy = values[2].text.flatMap(Double.init), let taken = values[3].integer else { return nil }
+        let place = values[4].text.flatMap { $0.isEmpty ? nil : $0 }
+        return try? LocationFix(lat: lat, lon: lon, accuracyMeters: accuracy, takenAt: date(taken), place: place)
+    }
+
+    static func details(_ text: String?) -> FriendDetails {
+        let parts = (text ?? "").split(separator: ",")
+        return FriendDetails(snapstreak: parts.first.flatMap { Int($0) } ?? 0, bestFriend: parts.dropFirst().first == "1")
+    }
+
+    static func encode(_ details: FriendDetails) -> String { "\(details.snapstreak),\(details.bestFriend ? 1 : 0)" }
+
+    /// Adds a person when the id is free, atomically (one key): 1 added, 0 taken.
+    static let addPersonScript = "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
+    /// Keeps a fix only when newer than the stored one, expiring 24 h (and a minute) after it was taken: 1 kept.
+    static let recordFixScript = """
+        local stored = redis.call('HGET', KEYS[1], 'taken_ms')
+        if stored and tonumber(stored) >= tonumber(ARGV[8]) then return 0 end
+        redis.call('HSET', KEYS[1], unpack(ARGV, 1, 10))
+        redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[8]) + 86460000)
+        return 1
+        """
+}

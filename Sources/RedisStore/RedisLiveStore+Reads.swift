@@ -1,0 +1,89 @@
+import Foundation
+import GeoCore
+import LiveMap
+
+/// A viewer's candidates in one pipelined round per node, and public Snaps in hourly lists that expire.
+extension RedisLiveStore {
+    /// How long an hour's Snaps are kept after the hour: the glow's window and a margin.
+    static let snapHoursKept = 26
+
+    public func candidates(of viewer: PersonID) throws -> [Candidate] {
+        let asked = try read([["HGETALL", RedisKeys.asks(viewer)]])[0].elements
+        var others: [(PersonID, FriendDetails)] = []
+        for index in stride(from: 0, to: asked.count - 1, by: 2) {
+            guard let id = asked[index].text else { continue }
+            others.append((PersonID(trusted: id), RedisKeys.details(asked[index + 1].text)))
+        }
+        return try facts(viewer: viewer, others: others.map { ($0.0, true, $0.1) }).sorted { $0.person.id < $1.person.id }
+    }
+
+    public func candidate(viewer: PersonID, person: PersonID) throws -> Candidate? {
+        let mine = try read([["HGET", RedisKeys.asks(viewer), person.rawValue]])[0]
+        return try facts(viewer: viewer, others: [(person, mine.text != nil, RedisKeys.details(mine.text))]).first
+    }
+
+    /// Everything the rule needs about each other person, read in one pipeline (grouped per node by the cluster).
+    private func facts(viewer: PersonID, others: [(PersonID, Bool, FriendDetails)]) throws -> [Candidate] {
+        let perOther = 5
+        let replies = try read(others.flatMap { other, _, _ in
+            [["HMGET", RedisKeys.person(other)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(other)] + RedisKeys.fixFields,
+             ["HEXISTS", RedisKeys.asks(other), viewer.rawValue], ["SISMEMBER", RedisKeys.blocks(other), viewer.rawValue],
+             ["SISMEMBER", RedisKeys.blocks(viewer), other.rawValue]]
+        })
+        return others.enumerated().compactMap { index, entry in
+            let (other, viewerAsked, details) = entry
+            let base = index * perOther
+            guard let (person, settings) = RedisKeys.person(other, replies[base].elements.map(Self.emptyAsNull)) else { return nil }
+            let facts = VisibilityFacts(viewer: viewer, person: other, viewerAsked: viewerAsked, personAsked: replies[base + 2].integer == 1,
+                                        blocked: replies[base + 3].integer == 1 || replies[base + 4].integer == 1, settings: settings,
+                                        fix: RedisKeys.fix(replies[base + 1].elements))
+            return Candidate(person: person, facts: facts, details: details)
+        }
+    }
+
+    public func addSnaps(_ snaps: [PublicSnap]) throws {
+        guard !snaps.isEmpty else { return }
+        var byHour: [Int: [String]] = [:]
+        for snap in snaps {
+            byHour[Self.hour(snap.takenAt), default: []].append(
+                "\(snap.person.rawValue),\(snap.coordinate.lat),\(snap.coordinate.lon),\(RedisKeys.milliseconds(snap.takenAt))")
+        }
+        try write(byHour.sorted { $0.key < $1.key }.flatMap { hour, entries in
+            [["RPUSH", RedisKeys.snaps(hour: hour)] + entries,
+             ["EXPIREAT", RedisKeys.snaps(hour: hour), String((hour + 1 + Self.snapHoursKept) * 3600)]]
+        })
+    }
+
+    public func snaps(since: Date) throws -> [PublicSnap] {
+        let first = Self.hour(since)
+        let hours = Array(first...(first + 2 * Self.snapHoursKept))
+        let lists = try read(hours.map { ["LRANGE", RedisKeys.snaps(hour: $0), "0", "-1"] })
+        let cutoff = RedisKeys.milliseconds(since)
+        return lists.flatMap { $0.elements.compactMap(\.text).compactMap(Self.snap) }.filter { RedisKeys.milliseconds($0.takenAt) >= cutoff }
+    }
+
+    public func pruneSnaps(before: Date) throws -> Int {
+        let boundary = Self.hour(before)
+        let hours = Array((boundary - 2 * Self.snapHoursKept)...boundary)
+        let lists = try read(hours.map { ["LRANGE", RedisKeys.snaps(hour: $0), "0", "-1"] })
+        var dropped = 0
+        for (hour, list) in zip(hours, lists) where !list.elements.isEmpty {
+            let entries = list.elements.compactMap(\.text)
+            let kept = entries.filter { entry in Self.snap(entry).map { $0.takenAt >= before } ?? false }
+            dropped += entries.count - kept.count
+            guard kept.count != entries.count else { continue }
+            let restore = [["RPUSH", RedisKeys.snaps(hour: hour)] + kept, ["EXPIREAT", RedisKeys.snaps(hour: hour), String((hour + 1 + Self.snapHoursKept) * 3600)]]
+            try write([["DEL", RedisKeys.snaps(hour: hour)]] + (kept.isEmpty ? [] : restore))
+        }
+        return dropped
+    }
+
+    static func hour(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 3600).rounded(.down)) }
+
+    static func snap(_ entry: String) -> PublicSnap? {
+        let parts = entry.split(separator: ",")
+        guard parts.count == 4, let lat = Double(parts[1]), let lon = Double(parts[2]), let ms = Int(parts[3]),
+              let coordinate = try? Coordinate(lat: lat, lon: lon) else { return nil }
+        return try? PublicSnap(person: PersonID(trusted: String(parts[0])), coordinate: coordinate, takenAt: RedisKeys.date(ms))
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GeoCore
+import LiveMap
+
+/// The live store on Redis Cluster, for snapmap replicas that keep no state of their own. A person's keys share a
+/// hash tag; a friendship is two asks, each written in its asker's slot, so no change spans slots and a
+/// half-made friend request is never seen as a friendship. Writes wait for a replica (`WAIT 1`) before they
+/// return; a viewer's friends are read in one pipelined round per node.
+public final class RedisLiveStore: LiveStore {
+    let cluster: RedisCluster
+
+    public init(cluster: RedisCluster) {
+        self.cluster = cluster
+    }
+
+    /// Connects to the cluster at `redis://host:port[,host:port…]`.
+    public convenience init(url: String) throws {
+        self.init(cluster: try RedisCluster(seeds: RedisCluster.seeds(from: url)))
+    }
+
+    @discardableResult
+    func write(_ commands: [[String]]) throws -> [RedisReply] {
+        let replies = try cluster.run(commands, durable: true)
+        if let failure = replies.first(where: { if case .error = $0 { return true } else { return false } }) {
+            throw RedisFailure(description: "\(failure)")
+        }
+        return replies
+    }
+
+    func read(_ commands: [[String]]) throws -> [RedisReply] { try cluster.run(commands) }
+
+    public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
+        let fields = ["name", person.name, "color", person.color, "avatar", person.avatar ?? ""] + RedisKeys.values(settings)
+        let added = try write([["EVAL", RedisKeys.addPersonScript, "1", RedisKeys.person(person.id)] + fields])[0].integer == 1
+        if added { try write([["ZADD", RedisKeys.people, "0", person.id.rawValue]]) }
+        return added
+    }
+
+    public func person(_ id: PersonID) throws -> Person? {
+        try settingsAndPerson(id)?.0
+    }
+
+    func settingsAndPerson(_ id: PersonID) throws -> (Person, SharingSettings)? {
+        RedisKeys.person(id, try read([["HMGET", RedisKeys.person(id)] + RedisKeys.settingFields])[0].elements.map(Self.emptyAsNull))
+    }
+
+    static func emptyAsNull(_ reply: RedisReply) -> RedisReply {
+        if case .string(let bytes) = reply, bytes.isEmpty { return .null }
+        return reply
+    }
+
+    public func people(after: PersonID?, limit: Int) throws -> [Person] {
+        let ids = try read([["ZRANGEBYLEX", RedisKeys.people, after.map { "(" + $0.rawValue } ?? "-", "+", "LIMIT", "0", String(limit)]])[0]
+            .elements.compactMap { $0.text.map(PersonID.init(trusted:)) }
+        let replies = try read(ids.map { ["HMGET", RedisKeys.person($0)] + RedisKeys.settingFields })
+        return zip(ids, replies).compactMap { id, reply in RedisKeys.person(id, reply.elements.map(Self.emptyAsNull))?.0 }
+    }
+
+    public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
+        try write([["SADD", RedisKeys.askedBy(to), from.rawValue]])
+        try write([["HSET", RedisKeys.asks(from), to.rawValue, RedisKeys.encode(details)]])
+    }
+
+    public func removeAsks(between first: PersonID, and second: PersonID) throws {
+        try write([["HDEL", RedisKeys.asks(first), second.rawValue], ["HDEL", RedisKeys.asks(second), first.rawValue],
+                   ["SREM", RedisKeys.askedBy(first), second.rawValue], ["SREM", RedisKeys.askedBy(second), first.rawValue]])
+    }
+
+    public func asks(from: PersonID, to: PersonID) throws -> Bool {
+        try read([["HEXISTS", RedisKeys.asks(from), to.rawValue]])[0].integer == 1
+    }
+
+    public func addBlock(by blocker: PersonID, on blocked: PersonID) throws {
+        try write([["SADD", RedisKeys.blocks(blocker), blocked.rawValue]])
+        try removeAsks(between: blocker, and: blocked)
+    }
+
+    public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {
+        try write([["SREM", RedisKeys.blocks(blocker), blocked.rawValue]])[0].integer == 1
+    }
+
+    public func blocked(between first: PersonID, and second: PersonID) throws -> Bool {
+        try read([["SISMEMBER", RedisKeys.blocks(first), second.rawValue], ["SISMEMBER", RedisKeys.blocks(second), first.rawValue]])
+            .contains { $0.integer == 1 }
+    }
+
+    public func relations(of id: PersonID) throws -> [Relation] {
+        let others = try related(to: id)
+        let facts = try read(others.flatMap { other in
+            [["HEXISTS", RedisKeys.asks(id), other.rawValue], ["HEXISTS", RedisKeys.asks(other), id.rawValue],
+             ["HMGET", RedisKeys.person(other)] + RedisKeys.settingFields]
+        })
+        return others.enumerated().compactMap { index, other in
+            let (mine, theirs) = (facts[3 * index].integer == 1, facts[3 * index + 1].integer == 1)
+            guard mine || theirs, let person = RedisKeys.person(other, facts[3 * index + 2].elements.map(Self.emptyAsNull))?.0 else { return nil }
+            return Relation(person: person, status: mine && theirs ? .friends : mine ? .requested : .incoming)
+        }
+    }
+
+    public func related(to id: PersonID) throws -> [PersonID] {
+        let replies = try read([["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)]])
+        return Set(replies.flatMap { $0.elements.compactMap(\.text) }).map(PersonID.init(trusted:)).sorted()
+    }
+
+    public func sharing(of id: PersonID) throws -> SharingSettings? {
+        try settingsAndPerson(id)?.1
+    }
+
+    public func setSharing(_ settings: SharingSettings, of id: PersonID) throws {
+        try write([["HSET", RedisKeys.person(id)] + RedisKeys.values(settings)])
+    }
+
+    public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
+        try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
+    }
+
+    public func fix(of id: PersonID) throws -> LocationFix? {
+        RedisKeys.fix(try read([["HMGET", RedisKeys.fix(id)] + RedisKeys.fixFields])[0].elements)
+    }
+
+    public func addToken(hash: String, for id: PersonID) throws {
+        try write([["SET", RedisKeys.token(hash), id.rawValue], ["SADD", RedisKeys.tokens(id), hash]])
+    }
+
+    public func tokenOwner(hash: String) throws -> PersonID? {
+        try read([["GET", RedisKeys.token(hash)]])[0].text.map(PersonID.init(trusted:))
+    }
+
+    public func revokeTokens(of id: PersonID) throws -> Int {
+        let hashes = try read([["SMEMBERS", RedisKeys.tokens(id)]])[0].elements.compactMap(\.text)
+        guard !hashes.isEmpty else { return 0 }
+        try write(hashes.map { ["DEL", RedisKeys.token($0)] } + [["DEL", RedisKeys.tokens(id)]])
+        return hashes.count
+    }
+}
