@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "BaseMapTests", dependencies: ["BaseMap", "GeoCore", "Raster"]),
         .testTarget(name: "HeatMapTests", dependencies: ["HeatMap", "GeoCore", "Raster"]),
         .testTarget(name: "PinLayoutTests", dependencies: ["PinLayout", "GeoCore"]),
-        .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore"]),
+        .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore", "snapmap"]),
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "LiveMap", "GeoCore", "SQLiteKit"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
         .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "LiveMap", "GeoCore"]),

@@ -22,8 +22,9 @@ public final class LiveMapService: Sendable {
     public static let maxPageSize = 1000
 
     public let store: any LiveStore
-    private let observers = ObserverList<LiveChange>()
+    let observers = ObserverList<LiveChange>()
     let snapObservers = ObserverList<PublicSnap>()
+    let busHolder = BusHolder()
 
     public init(store: any LiveStore) {
         self.store = store
@@ -140,8 +141,11 @@ public final class LiveMapService: Sendable {
         guard fix.takenAt <= now.addingTimeInterval(VisibilityRule.maxFixLead) else {
             throw LiveMapError.invalid(field: "at", message: "is more than \(Int(VisibilityRule.maxFixLead)) s after the server's clock")
         }
-        store.recordFix(fix, of: me) { [observers] result in
-            if case .success(true) = result { observers.send(.person(me)) }
+        store.recordFix(fix, of: me) { [observers, busHolder] result in
+            if case .success(true) = result {
+                observers.send(.person(me))
+                busHolder.publish(.change(.person(me)))
+            }
             completion(result)
         }
     }
@@ -166,6 +170,7 @@ public final class LiveMapService: Sendable {
 
     private func notify(_ change: LiveChange) {
         observers.send(change)
+        busHolder.publish(.change(change))
     }
 
     static func defaultColor(for id: PersonID) -> String {

@@ -33,8 +33,11 @@ extension LiveMapService {
     /// (throwing at once), then `completion` runs once the Snap is durable.
     public func postSnap(_ snap: PublicSnap, now: Date, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) throws {
         try Self.checkSnapTime(snap.takenAt, now: now)
-        store.addSnap(snap) { [snapObservers] result in
-            if case .success = result { snapObservers.send(snap) }
+        store.addSnap(snap) { [snapObservers, busHolder] result in
+            if case .success = result {
+                snapObservers.send(snap)
+                busHolder.publish(.snap(snap))
+            }
             completion(result)
         }
     }
@@ -49,7 +52,10 @@ extension LiveMapService {
             }
         }
         try store.addSnaps(snaps)
-        for snap in snaps { snapObservers.send(snap) }
+        for snap in snaps {
+            snapObservers.send(snap)
+            busHolder.publish(.snap(snap))
+        }
     }
 
     /// Throws unless a Snap taken at `takenAt` may be posted at `now`.

@@ -38,12 +38,12 @@ public enum DemoSeed {
         return true
     }
 
-    /// Seeds the fixture's people and, from `snapsFile` when given, the demo's public Snaps.
+    /// Seeds the fixture's people and, from `snapsFile` when given and the store is new, the demo's public Snaps.
     public static func seed(_ store: any LiveStore, scene: Scene, snapsFile: URL? = nil) throws {
-        if let snapsFile { try store.addSnaps(SnapsFile.read(snapsFile)) }
         let viewer = try viewerID(scene)
         let sharing = SharingSettings(ghost: .off, audience: .friends)
-        _ = try store.addPerson(Person(id: viewer, name: scene.viewer.name, color: LiveMapService.palette[0]), settings: sharing)
+        let fresh = try store.addPerson(Person(id: viewer, name: scene.viewer.name, color: LiveMapService.palette[0]), settings: sharing)
+        if fresh, let snapsFile { try store.addSnaps(SnapsFile.read(snapsFile)) }
         for friend in scene.friends + scene.ghosts {
             let id = try PersonID(friend.id, field: "friends.\(friend.id).id")
             let ghost = scene.ghosts.contains(friend)

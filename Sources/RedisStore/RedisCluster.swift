@@ -53,6 +53,12 @@ public final class RedisCluster: @unchecked Sendable {
         return Int(CRC16.xmodem(part)) % slotCount
     }
 
+    /// The master that owns a key's slot now.
+    public func node(for key: String) throws -> Node {
+        guard let node = lock.withLock({ slots[Self.slot(of: key)] }) else { throw RedisFailure(description: "no node owns the slot of \(key)") }
+        return node
+    }
+
     /// Reads the slot map from the first node that answers.
     public func refresh() throws {
         var failures: [String] = []

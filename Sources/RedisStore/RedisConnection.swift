@@ -73,6 +73,15 @@ public final class RedisConnection {
         try pipeline([arguments])[0]
     }
 
+    /// Reads the next reply (a pushed message on a subscribed connection), waiting up to the timeout.
+    public func readReply() throws(RedisFailure) -> RedisReply {
+        guard let context, context.pointee.err == 0 else { throw RedisFailure(description: "\(host):\(port): connection broken") }
+        var raw: UnsafeMutableRawPointer?
+        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw RedisFailure(description: "\(host):\(port): \(Self.message(context))") }
+        defer { freeReplyObject(raw) }
+        return Self.parse(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
     /// Sends every command, then reads every reply, in order.
     public func pipeline(_ commands: [[String]]) throws(RedisFailure) -> [RedisReply] {
         guard let context, context.pointee.err == 0 else { throw RedisFailure(description: "\(host):\(port): connection broken") }

@@ -1,26 +1,41 @@
 import Foundation
 import LiveMap
 import MapEngine
+import RedisStore
 
 /// The options of commands that read or change the live store: where it is, whose view, and the clock.
 enum LiveOptions {
     static let database = OptionSpec.value("db", "PATH", "the live store, a SQLite file (default: $SNAPMAP_DB, else var/snapmap.db beside Data/)")
     static let clock = OptionSpec.value("clock", "ISO8601|scene", "the server's clock (default: the real clock; \"scene\": the fixture's capture time)")
     static let viewer = OptionSpec.value("viewer", "ID", "whose map (default: the scene's viewer, samriv)")
-    static let viewSpecs = [database, clock, viewer]
+    static let store = OptionSpec.value("store", "redis://HOST:PORT[,…]", "the live store on Redis Cluster instead of the SQLite file")
+    static let viewSpecs = [database, store, clock, viewer]
 
     /// The store file: `--db`, else `$SNAPMAP_DB`, else `var/snapmap.db` beside the data directory.
     static func databasePath(_ options: ParsedOptions, dataDirectory: URL) -> String {
         options.value("db") ?? ProcessInfo.processInfo.environment["SNAPMAP_DB"] ?? dataDirectory.standardizedFileURL.deletingLastPathComponent().appendingPathComponent("var/snapmap.db").path
     }
 
-    /// Opens the store, seeding it from the fixture when it is new.
+    /// Opens the store (`--store redis://…`, else the SQLite file), seeding it from the fixture when it is new.
+    /// On Redis Cluster, changes also travel to the other replicas through its sharded pub/sub.
     static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene) throws -> LiveMapService {
+        let (store, bus) = try openStore(options, dataDirectory: dataDirectory)
+        try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile))
+        let service = LiveMapService(store: store)
+        if let bus { service.attach(bus) }
+        return service
+    }
+
+    /// The store `--store` or `--db` names (and, on Redis Cluster, the bus between replicas).
+    static func openStore(_ options: ParsedOptions, dataDirectory: URL) throws -> (any LiveStore, RedisChangeBus?) {
+        if let url = options.value("store") {
+            guard options.value("db") == nil else { throw UsageError(description: "--store and --db name two stores: give one") }
+            let cluster = try RedisCluster(seeds: RedisCluster.seeds(from: url))
+            return (RedisLiveStore(cluster: cluster), RedisChangeBus(cluster: cluster))
+        }
         let path = databasePath(options, dataDirectory: dataDirectory)
         guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
-        let store = try SQLiteLiveStore(path: path, synchronous: ProcessInfo.processInfo.environment["SNAPMAP_SYNC"] != "normal")
-        try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile))
-        return LiveMapService(store: store)
+        return (try SQLiteLiveStore(path: path), nil)
     }
 
     /// The scene alone (for commands that need no base map).

@@ -9,7 +9,7 @@ let usersCommand = Command(
     summary: "the operator's people: add ID --name N, list, token ID (mint a sign-in token), revoke ID",
     usage: "users add ID --name NAME [--color #RRGGBB] | users list | users token ID | users revoke ID  [--db PATH]",
     options: [.value("name", "NAME", "the display name (1–64 characters)"), .value("color", "#RRGGBB", "the avatar colour"),
-              LiveOptions.database, DataLocator.option],
+              LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ACTION [ID]"
 ) { options in
     let arguments = try options.positionals()
@@ -35,7 +35,7 @@ let friendsCommand = Command(
     name: "friends",
     summary: "the operator's friendships: add A B (both ask: friends), remove A B, list ID",
     usage: "friends add A B | friends remove A B | friends list ID  [--db PATH]",
-    options: [LiveOptions.database, DataLocator.option],
+    options: [LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ACTION IDS"
 ) { options in
     let arguments = try options.positionals()
@@ -63,13 +63,13 @@ let seedCommand = Command(
     name: "seed",
     summary: "load Data/williamsburg into the live store (Sam, his nine friends, their fixes; idempotent)",
     usage: "seed [--db PATH]",
-    options: [LiveOptions.database, DataLocator.option]
+    options: [LiveOptions.database, LiveOptions.store, DataLocator.option]
 ) { options in
     let (scene, directory) = try LiveOptions.scene(options)
-    let path = LiveOptions.databasePath(options, dataDirectory: directory)
-    let store = try SQLiteLiveStore(path: path)
-    try DemoSeed.seed(store, scene: scene)
-    return "seeded \(path): \(scene.viewer.username) and \(scene.friends.count + scene.ghosts.count) friends"
+    let (store, _) = try LiveOptions.openStore(options, dataDirectory: directory)
+    try DemoSeed.seed(store, scene: scene, snapsFile: directory.appendingPathComponent(SnapsFile.demoFile))
+    return "seeded \(options.value("store") ?? LiveOptions.databasePath(options, dataDirectory: directory)): "
+        + "\(scene.viewer.username) and \(scene.friends.count + scene.ghosts.count) friends"
 }
 
 /// `snapmap locate ID --at LAT,LON`: records a person's fix, as their phone would.
@@ -79,7 +79,7 @@ let locateCommand = Command(
     usage: "locate ID --at LAT,LON [--accuracy M] [--taken ISO8601] [--place TEXT] [--clock ISO8601|scene] [--db PATH]",
     options: [.value("at", "LAT,LON", "where, in degrees"), .value("accuracy", "M", "accuracy in metres (default 10)"),
               .value("taken", "ISO8601", "when the fix was taken (default: the clock)"), .value("place", "TEXT", "a place name"),
-              LiveOptions.clock, LiveOptions.database, DataLocator.option],
+              LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ID"
 ) { options in
     let (scene, directory) = try LiveOptions.scene(options)
@@ -100,7 +100,7 @@ let sharingCommand = Command(
     summary: "show or change a person's sharing: Ghost Mode (off, 3h, 24h, untilOff) and audience",
     usage: "sharing ID [--ghost off|3h|24h|untilOff] [--audience friends|friendsExcept:A,B|only:A,B] [--clock ISO8601|scene] [--db PATH]",
     options: [.value("ghost", "MODE", "off, 3h, 24h or untilOff"), .value("audience", "MODE[:IDS]", "friends, friendsExcept:A,B or only:A,B"),
-              LiveOptions.clock, LiveOptions.database, DataLocator.option],
+              LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ID"
 ) { options in
     let (scene, directory) = try LiveOptions.scene(options)

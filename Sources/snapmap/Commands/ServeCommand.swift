@@ -13,6 +13,7 @@ let serveCommand = Command(
         .value("port", "PORT", "the port, 0 for any free one (default 8080)"),
         .value("threads", "N", "worker threads, 1…64 (default: one per core)"),
         LiveOptions.database,
+        LiveOptions.store,
         .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
         .flag("demo", "loopback only: seed when needed and print a viewer URL signed in as the scene's viewer"),
         .flag("no-shared-layers", "draw every frame from scratch (saves the shared-layer cache's memory; the bytes are the same)"),

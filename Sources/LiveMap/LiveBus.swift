@@ -1,0 +1,47 @@
+import Foundation
+
+/// What one replica tells the others: a change that can alter what someone sees, or a public Snap.
+public enum LiveBusMessage: Hashable, Sendable {
+    case change(LiveChange)
+    case snap(PublicSnap)
+}
+
+/// Carries changes between snapmap replicas that share a store, so that a move received by one reaches the
+/// event streams open on another. A bus never delivers a replica's own messages back to it.
+public protocol LiveBus: AnyObject, Sendable {
+    func publish(_ message: LiveBusMessage)
+    /// Calls `handler` with every message another replica publishes.
+    func listen(_ handler: @escaping @Sendable (LiveBusMessage) -> Void)
+}
+
+extension LiveMapService {
+    /// Publishes this replica's changes on `bus` and delivers the other replicas' to this one's observers.
+    public func attach(_ bus: any LiveBus) {
+        busHolder.set(bus)
+        bus.listen { [observers, snapObservers] message in
+            switch message {
+            case .change(let change): observers.send(change)
+            case .snap(let snap): snapObservers.send(snap)
+            }
+        }
+    }
+}
+
+/// The bus a service publishes on, once attached.
+final class BusHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bus: (any LiveBus)?
+
+    func set(_ bus: any LiveBus) {
+        lock.lock()
+        self.bus = bus
+        lock.unlock()
+    }
+
+    func publish(_ message: LiveBusMessage) {
+        lock.lock()
+        let bus = self.bus
+        lock.unlock()
+        bus?.publish(message)
+    }
+}
