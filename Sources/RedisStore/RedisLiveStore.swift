@@ -18,16 +18,39 @@ public final class RedisLiveStore: LiveStore {
         self.init(cluster: try RedisCluster(seeds: RedisCluster.seeds(from: url)))
     }
 
+    /// Runs writes that return once a replica has them; a cluster that cannot answer is `unavailable` (503).
     @discardableResult
     func write(_ commands: [[String]]) throws -> [RedisReply] {
-        let replies = try cluster.run(commands, durable: true)
+        let replies: [RedisReply]
+        do {
+            replies = try cluster.run(commands, durable: true)
+        } catch {
+            throw LiveMapError.unavailable(message: "\(error)")
+        }
         if let failure = replies.first(where: { if case .error = $0 { return true } else { return false } }) {
-            throw RedisFailure(description: "\(failure)")
+            throw LiveMapError.unavailable(message: "\(failure)")
         }
         return replies
     }
 
-    func read(_ commands: [[String]]) throws -> [RedisReply] { try cluster.run(commands) }
+    func read(_ commands: [[String]]) throws -> [RedisReply] {
+        do {
+            return try cluster.run(commands)
+        } catch {
+            throw LiveMapError.unavailable(message: "\(error)")
+        }
+    }
+
+    /// Writes that a request waits for run here, so no server thread waits through a failover.
+    static let writers = DispatchQueue(label: "snapmap-redis-writes", attributes: .concurrent)
+
+    public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        Self.writers.async { completion(Result { try self.recordFix(fix, of: id) }) }
+    }
+
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        Self.writers.async { completion(Result { try self.addSnaps([snap]) }) }
+    }
 
     public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
         let fields = ["name", person.name, "color", person.color, "avatar", person.avatar ?? ""] + RedisKeys.values(settings)

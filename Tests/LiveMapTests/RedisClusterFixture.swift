@@ -17,7 +17,8 @@ final class RedisClusterFixture: @unchecked Sendable {
     var seeds: [RedisCluster.Node] { ports.map { RedisCluster.Node(host: "127.0.0.1", port: $0) } }
 
     init() throws {
-        let base = 21_000 + Int(getpid() % 800) * 10
+        // Ports (and their cluster bus ports, 10,000 up) below the kernel's ephemeral range, which starts at 32768.
+        let base = 15_000 + Int(getpid() % 600) * 10
         ports = (0..<Self.nodeCount).map { base + $0 }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -100,5 +101,38 @@ final class RedisClusterFixture: @unchecked Sendable {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw RedisFailure(description: "\(program) failed: \(text.suffix(400))") }
+    }
+}
+
+extension RedisClusterFixture {
+    /// The port of the master that owns `key`'s slot now.
+    func master(of key: String) throws -> Int {
+        try RedisCluster(seeds: seeds).node(for: key).port
+    }
+
+    /// Kills a node's server (kill -9), as a crash would.
+    func kill(_ port: Int) throws {
+        let info = try RedisConnection(host: "127.0.0.1", port: port).command(["INFO", "server"]).text ?? ""
+        guard let line = info.split(separator: "\r\n").first(where: { $0.hasPrefix("process_id:") }), let pid = Int32(line.dropFirst(11)) else {
+            throw RedisFailure(description: "no process id from \(port)")
+        }
+        Foundation.kill(pid, SIGKILL)
+    }
+
+    /// Waits until the other nodes have promoted a replica in place of the dead `port`: the cluster is ok and
+    /// no slot is served by it.
+    func waitForFailover(from port: Int) throws {
+        let survivor = ports.first { $0 != port }!
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            if let connection = try? RedisConnection(host: "127.0.0.1", port: survivor),
+               (try? connection.command(["CLUSTER", "INFO"]).text)?.contains("cluster_state:ok") == true,
+               let slots = try? connection.command(["CLUSTER", "SLOTS"]),
+               !slots.elements.contains(where: { $0.elements.count > 2 && $0.elements[2].elements.dropFirst().first?.integer == port }) {
+                return
+            }
+            guard Date() < deadline else { throw RedisFailure(description: "no failover from \(port)") }
+            usleep(50_000)
+        }
     }
 }
