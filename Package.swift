@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "LiveMap", "SQLiteKit"]),
         .target(name: "MapServer", dependencies: ["MapEngine", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
         .executableTarget(name: "snapmap", dependencies: ["MapEngine", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
-        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "LiveMap", "SQLiteKit"]),
+        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "LiveMap", "SQLiteKit", "RedisStore"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GeoCore"]),
         .testTarget(name: "BaseMapTests", dependencies: ["BaseMap", "GeoCore", "Raster"]),

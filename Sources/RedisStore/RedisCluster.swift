@@ -97,7 +97,10 @@ public final class RedisCluster: @unchecked Sendable {
             let map = lock.withLock { slots }
             var byNode: [Node: [Int]] = [:]
             for index in pending {
-                guard let node = asking[index] ?? map[Self.slot(of: Self.routingKey(commands[index]))] else { continue }
+                guard let node = asking[index] ?? map[Self.slot(of: Self.routingKey(commands[index]))] else {
+                    lastError = "no node serves the slot of \(Self.routingKey(commands[index]))"
+                    continue
+                }
                 byNode[node, default: []].append(index)
             }
             var retry: [Int] = []
@@ -123,6 +126,7 @@ public final class RedisCluster: @unchecked Sendable {
                         position += 1
                         asking[index] = nil
                         if case .error(let message) = answer, let redirect = Self.redirect(message) {
+                            lastError = message
                             if redirect.ask { asking[index] = redirect.node } else { mapChanged = true }
                             retry.append(index)
                         } else if case .error(let message) = answer, message.hasPrefix("TRYAGAIN") || message.hasPrefix("CLUSTERDOWN") {
@@ -155,9 +159,13 @@ public final class RedisCluster: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// The key a command is routed by: the first key of EVAL, else the second argument.
+    /// The key a command is routed by: the first key of EVAL, the key of MEMORY USAGE, else the second argument.
     static func routingKey(_ command: [String]) -> String {
-        command.first == "EVAL" && command.count > 3 ? command[3] : command.count > 1 ? command[1] : ""
+        switch command.first {
+        case "EVAL" where command.count > 3: return command[3]
+        case "MEMORY" where command.count > 2: return command[2]
+        default: return command.count > 1 ? command[1] : ""
+        }
     }
 
     private static func redirect(_ message: String) -> (node: Node, ask: Bool)? {

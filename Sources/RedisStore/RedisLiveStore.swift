@@ -156,3 +156,34 @@ public final class RedisLiveStore: LiveStore {
         return hashes.count
     }
 }
+
+extension RedisLiveStore {
+    /// Commands sent in one pipeline when loading a world.
+    static let loadBatch = 20_000
+
+    /// A whole world at once (large demo and benchmark stores), pipelined and without waiting for replicas: people
+    /// with their settings, asks (with the index of who asked), fixes and token hashes.
+    public func bulkLoad(people: [(Person, SharingSettings)] = [], asks: [(from: PersonID, to: PersonID, details: FriendDetails)] = [],
+                         fixes: [(PersonID, LocationFix)] = [], tokenHashes: [(String, PersonID)] = []) throws {
+        var commands: [[String]] = []
+        for (person, settings) in people {
+            commands.append(["HSET", RedisKeys.person(person.id), "name", person.name, "color", person.color, "avatar", person.avatar ?? ""]
+                + RedisKeys.values(settings))
+            commands.append(["ZADD", RedisKeys.people, "0", person.id.rawValue])
+        }
+        for ask in asks {
+            commands.append(["HSET", RedisKeys.asks(ask.from), ask.to.rawValue, RedisKeys.encode(ask.details)])
+            commands.append(["SADD", RedisKeys.askedBy(ask.to), ask.from.rawValue])
+        }
+        for (id, fix) in fixes {
+            commands.append(["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix))
+        }
+        for (hash, id) in tokenHashes {
+            commands.append(["SET", RedisKeys.token(hash), id.rawValue])
+            commands.append(["SADD", RedisKeys.tokens(id), hash])
+        }
+        for start in stride(from: 0, to: commands.count, by: Self.loadBatch) {
+            _ = try read(Array(commands[start..<min(commands.count, start + Self.loadBatch)]))
+        }
+    }
+}

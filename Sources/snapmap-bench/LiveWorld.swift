@@ -1,6 +1,16 @@
 import Foundation
 import GeoCore
 import LiveMap
+import RedisStore
+
+/// Stores that take a whole world at once.
+protocol BulkLoading {
+    func bulkLoad(people: [(Person, SharingSettings)], asks: [(from: PersonID, to: PersonID, details: FriendDetails)],
+                  fixes: [(PersonID, LocationFix)], tokenHashes: [(String, PersonID)]) throws
+}
+
+extension SQLiteLiveStore: BulkLoading {}
+extension RedisLiveStore: BulkLoading {}
 
 /// A large random world for the live benchmarks, loaded straight into a SQLite store: `people` people with about
 /// `friendsEach` mutual friends each, realistic sharing (most share with all friends, some in Ghost Mode, some with
@@ -20,7 +30,11 @@ struct LiveWorld {
 
     /// Builds the store at `path`; returns the tokens of people 0..<tokens, in order.
     func build(path: String) throws -> [String] {
-        let store = try SQLiteLiveStore(path: path, synchronous: false)
+        try load(into: SQLiteLiveStore(path: path, synchronous: false))
+    }
+
+    /// Loads the world into a store with a bulk loader (SQLite's or Redis Cluster's); returns the tokens.
+    func load(into store: any BulkLoading) throws -> [String] {
         var random = SplitMix64(seed: 11)
         var persons: [(Person, SharingSettings)] = []
         var fixes: [(PersonID, LocationFix)] = []
@@ -36,7 +50,7 @@ struct LiveWorld {
             let coordinate = try Coordinate(lat: 40.69 + random.unit() * 0.05, lon: -73.99 + random.unit() * 0.07)
             fixes.append((id, try LocationFix(coordinate: coordinate, accuracyMeters: 10, takenAt: now.addingTimeInterval(-age))))
         }
-        try store.bulkLoad(people: persons, fixes: fixes)
+        try store.bulkLoad(people: persons, asks: [], fixes: fixes, tokenHashes: [])
         var asks: [(from: PersonID, to: PersonID, details: FriendDetails)] = []
         func befriend(_ first: Int, _ second: Int) {
             guard first != second else { return }
@@ -48,13 +62,13 @@ struct LiveWorld {
             for _ in 0..<(friendsEach / 2) { befriend(index, Int(random.next() % UInt64(people))) }
             if index < community { for _ in 0..<10 { befriend(index, Int(random.next() % UInt64(community))) } }
             if asks.count >= 1_000_000 {
-                try store.bulkLoad(asks: asks.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+                try store.bulkLoad(people: [], asks: asks.sorted { ($0.from, $0.to) < ($1.from, $1.to) }, fixes: [], tokenHashes: [])
                 asks.removeAll(keepingCapacity: true)
             }
         }
-        try store.bulkLoad(asks: asks.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+        try store.bulkLoad(people: [], asks: asks.sorted { ($0.from, $0.to) < ($1.from, $1.to) }, fixes: [], tokenHashes: [])
         let tokens = self.tokenList()
-        try store.bulkLoad(tokenHashes: tokens.enumerated().map { (SHA256.hex(Array($0.element.utf8)), Self.id($0.offset)) })
+        try store.bulkLoad(people: [], asks: [], fixes: [], tokenHashes: tokens.enumerated().map { (SHA256.hex(Array($0.element.utf8)), Self.id($0.offset)) })
         return tokens
     }
 

@@ -11,6 +11,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("stages", FrameStagesBenchmark.run),
     ("serve", ServeBenchmark.run),
     ("live", LiveBenchmark.run),
+    ("redis", RedisBenchmark.run),
 ]
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {

@@ -1,0 +1,128 @@
+import Foundation
+import LiveMap
+import MapEngine
+import RedisStore
+
+/// The live store beyond one machine: a 3-master, 3-replica Redis Cluster started here, a world of 20,000 people
+/// with about 50 friends each loaded into it and into SQLite, and the same HTTP loads against one and two
+/// stateless replicas on the cluster and against SQLite; memory a person, what `WAIT 1` adds, and how long
+/// updates answered 503 while a master failed over.
+enum RedisBenchmark {
+    static let world = (people: 20_000, friendsEach: 50, community: 0, tokens: 5_000)
+
+    static func run() throws -> String {
+        let scene = try SceneLoader(dataDirectory: URL(fileURLWithPath: "Data")).load()
+        let clock = ISO8601DateFormatter().string(from: scene.capturedAt)
+        let generator = LiveWorld(people: world.people, friendsEach: world.friendsEach, community: world.community, tokens: world.tokens, now: scene.capturedAt)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-redis-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let tokenFile = scratch.appendingPathComponent("tokens.txt")
+        let database = scratch.appendingPathComponent("live.db").path
+        let tokens = try generator.build(path: database)
+        try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
+        let cluster = try LocalRedisCluster()
+        let store = try RedisLiveStore(url: cluster.url)
+        let loadTime = try BenchmarkClock.best(of: 1) { _ = try generator.load(into: store) }
+
+        let sqlite = try replicas(1, arguments: ["--db", database], clock: clock, tokenFile: tokenFile)
+        let one = try replicas(1, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile)
+        let twoReplicas = try replicas(2, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile)
+        let memory = try memoryPerPerson(cluster)
+        let wait = try waitCost(cluster)
+        let failover = try failoverWindow(cluster, clock: clock, token: tokens[0])
+        return [
+            String(format: "redis world: %d people, ~%d friends each, loaded into the cluster in %.1f s", world.people, world.friendsEach, loadTime),
+            String(format: "redis updates over HTTP: one replica %.0f/s, two replicas %.0f/s; SQLite %.0f/s", one.updates, twoReplicas.updates, sqlite.updates),
+            String(format: "redis /v1/me/layout.json: one replica %.0f/s, two replicas %.0f/s; SQLite %.0f/s", one.layouts, twoReplicas.layouts, sqlite.layouts),
+            String(format: "redis memory a person: %.0f bytes (MEMORY USAGE of a person's keys, 200 sampled; masters only, replicas hold as much again)", memory),
+            String(format: "redis WAIT 1 adds %.2f ms to a write (median of 500: %.2f ms with, %.2f ms without)", wait.with - wait.without, wait.with, wait.without),
+            String(format: "redis failover: the first update acknowledged %.1f s after its master was killed (node timeout 1.5 s; requests wait through the failover, up to 10 s), %d answered 503 before it",
+                   failover.seconds, failover.errors),
+        ].joined(separator: "\n")
+    }
+
+    /// Sums the request rates of wrk runs against several replicas at once.
+    static func concurrent(_ targets: [(url: String, script: String)], tokenFile: URL) throws -> Double {
+        let results = ConcurrentRuns.map(targets) { target in
+            try ServeBenchmark.load(target.url, connections: 32, script: target.script, scriptArguments: [tokenFile.path]).requestsPerSecond
+        }
+        return try results.reduce(0) { $0 + (try $1.get()) }
+    }
+
+    /// Layouts and updates a second through `count` servers started with `arguments`, loaded at once.
+    static func replicas(_ count: Int, arguments: [String], clock: String, tokenFile: URL) throws -> (updates: Double, layouts: Double) {
+        let servers = try (0..<count).map { _ in try ServedProcess(arguments: ["--clock", clock] + arguments) }
+        defer { servers.forEach { $0.stop() } }
+        let layouts = try concurrent(servers.map { ($0.base + "/v1/me/layout.json", "bench/layouts.lua") }, tokenFile: tokenFile)
+        let updates = try concurrent(servers.map { ($0.base + "/v1/me/location", "bench/location_updates.lua") }, tokenFile: tokenFile)
+        return (updates, layouts)
+    }
+
+    static func memoryPerPerson(_ cluster: LocalRedisCluster) throws -> Double {
+        let redis = try RedisCluster(seeds: cluster.seeds)
+        let ids = (0..<200).map { "p\($0 * 97 % world.people)" }
+        let keys = ids.flatMap { id in ["{p:\(id)}", "{p:\(id)}:fix", "{p:\(id)}:asks", "{p:\(id)}:askedby"] }
+        let replies = try redis.run(keys.map { ["MEMORY", "USAGE", $0] })
+        return Double(replies.compactMap(\.integer).reduce(0, +)) / Double(ids.count)
+    }
+
+    static func waitCost(_ cluster: LocalRedisCluster) throws -> (with: Double, without: Double) {
+        let redis = try RedisCluster(seeds: cluster.seeds)
+        func median(durable: Bool) throws -> Double {
+            var times: [Double] = []
+            for index in 0..<500 {
+                times.append(try BenchmarkClock.best(of: 1) { _ = try redis.run([["SET", "{bench}:wait", String(index)]], durable: durable) })
+            }
+            return times.sorted()[times.count / 2] * 1000
+        }
+        return (try median(durable: true), try median(durable: false))
+    }
+
+    /// Kills the master of the first person's slot and sends that person's updates one after another until one is
+    /// acknowledged after a 503 (or the first is); the window runs from the kill to that acknowledgement.
+    static func failoverWindow(_ cluster: LocalRedisCluster, clock: String, token: String) throws -> (seconds: Double, errors: Int) {
+        let server = try ServedProcess(arguments: ["--clock", clock, "--store", cluster.url])
+        defer { server.stop() }
+        let victim = try cluster.master(of: "{p:p0}:fix")
+        try cluster.kill(victim)
+        let killed = Date()
+        var last = Date()
+        var errors = 0
+        let deadline = Date().addingTimeInterval(60)
+        var step = 0
+        while Date() < deadline {
+            step += 1
+            let status = try BenchmarkProcess.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H", "Authorization: Bearer \(token)",
+                                                              "--data", "{\"lat\": 40.71, \"lon\": -73.95, \"accuracyMeters\": 5}", server.base + "/v1/me/location"])
+            if status == "204" {
+                last = Date()
+                break
+            } else {
+                errors += 1
+            }
+            if step > 1000 { break }
+        }
+        try cluster.waitForFailover(from: victim)
+        try cluster.start(victim)
+        try cluster.waitForHealthyCluster()
+        return (last.timeIntervalSince(killed), errors)
+    }
+}
+
+/// Runs work for several items at once, results in order.
+enum ConcurrentRuns {
+    static func map<T: Sendable, R: Sendable>(_ items: [T], _ body: @escaping @Sendable (T) throws -> R) -> [Result<R, any Error>] {
+        let results = ResultBox<R>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in results.set(index, Result { try body(items[index]) }) }
+        return results.values
+    }
+
+    final class ResultBox<R: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [Result<R, any Error>?]
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ value: Result<R, any Error>) { lock.withLock { slots[index] = value } }
+        var values: [Result<R, any Error>] { lock.withLock { slots.map { $0! } } }
+    }
+}
