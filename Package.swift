@@ -33,11 +33,7 @@ let package = Package(
         .target(name: "PinLayout", dependencies: ["GeoCore"]),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         .target(name: "LiveMap", dependencies: ["GeoCore", "SQLiteKit"]),
-        .systemLibrary(
-            name: "CHiredis",
-            pkgConfig: "hiredis",
-            providers: [.apt(["libhiredis-dev"])]
-        ),
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "RedisStore", dependencies: ["LiveMap", "GeoCore", "CHiredis"]),
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "LiveMap", "SQLiteKit"]),
         .target(name: "MapServer", dependencies: ["MapEngine", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),

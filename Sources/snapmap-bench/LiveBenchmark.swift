@@ -24,16 +24,16 @@ enum LiveBenchmark {
         try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
         let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
         let floor = try ServeBenchmark.load(server.base + "/healthz", connections: 16)
-        let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/layouts.lua",
-                                              scriptArguments: [tokenFile.path])
-        let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/location_updates.lua",
-                                              scriptArguments: [tokenFile.path])
-        let snaps = try ServeBenchmark.load(server.base + "/v1/me/snaps", connections: 64, script: "bench/snaps.lua", scriptArguments: [tokenFile.path])
-        let frames = try ServeBenchmark.load(server.base + "/v1/me/frame.png", connections: 4, script: "bench/frames.lua", scriptArguments: [tokenFile.path])
+        let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua",
+                                              scriptArguments: [tokenFile.path, "layouts"])
+        let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/signed_in.lua",
+                                              scriptArguments: [tokenFile.path, "locations"])
+        let snaps = try ServeBenchmark.load(server.base + "/v1/me/snaps", connections: 64, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "snaps"])
+        let frames = try ServeBenchmark.load(server.base + "/v1/me/frame.png", connections: 4, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "frames"])
         server.stop()
         let scratchServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt), "--no-shared-layers"])
-        let scratchFrames = try ServeBenchmark.load(scratchServer.base + "/v1/me/frame.png", connections: 4, script: "bench/frames.lua",
-                                                    scriptArguments: [tokenFile.path])
+        let scratchFrames = try ServeBenchmark.load(scratchServer.base + "/v1/me/frame.png", connections: 4, script: "bench/signed_in.lua",
+                                                    scriptArguments: [tokenFile.path, "frames"])
         scratchServer.stop()
         // A clock an hour on: the earlier servers' clocks started at the same time and wrote fixes a little after it.
         let latencyServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt.addingTimeInterval(3600))])

@@ -43,9 +43,9 @@ enum RedisBenchmark {
     }
 
     /// Sums the request rates of wrk runs against several replicas at once.
-    static func concurrent(_ targets: [(url: String, script: String)], tokenFile: URL) throws -> Double {
+    static func concurrent(_ targets: [(url: String, mode: String)], tokenFile: URL) throws -> Double {
         let results = ConcurrentRuns.map(targets) { target in
-            try ServeBenchmark.load(target.url, connections: 32, script: target.script, scriptArguments: [tokenFile.path]).requestsPerSecond
+            try ServeBenchmark.load(target.url, connections: 32, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, target.mode]).requestsPerSecond
         }
         return try results.reduce(0) { $0 + (try $1.get()) }
     }
@@ -54,8 +54,8 @@ enum RedisBenchmark {
     static func replicas(_ count: Int, arguments: [String], clock: String, tokenFile: URL) throws -> (updates: Double, layouts: Double) {
         let servers = try (0..<count).map { _ in try ServedProcess(arguments: ["--clock", clock] + arguments) }
         defer { servers.forEach { $0.stop() } }
-        let layouts = try concurrent(servers.map { ($0.base + "/v1/me/layout.json", "bench/layouts.lua") }, tokenFile: tokenFile)
-        let updates = try concurrent(servers.map { ($0.base + "/v1/me/location", "bench/location_updates.lua") }, tokenFile: tokenFile)
+        let layouts = try concurrent(servers.map { ($0.base + "/v1/me/layout.json", "layouts") }, tokenFile: tokenFile)
+        let updates = try concurrent(servers.map { ($0.base + "/v1/me/location", "locations") }, tokenFile: tokenFile)
         return (updates, layouts)
     }
 

@@ -38,6 +38,12 @@ enum LiveOptions {
         return (try SQLiteLiveStore(path: path), nil)
     }
 
+    /// The scene, the data directory and the live store, for the operator's commands.
+    static func live(_ options: ParsedOptions) throws -> (scene: Scene, directory: URL, live: LiveMapService) {
+        let (scene, directory) = try self.scene(options)
+        return (scene, directory, try service(options, dataDirectory: directory, scene: scene))
+    }
+
     /// The scene alone (for commands that need no base map).
     static func scene(_ options: ParsedOptions) throws -> (Scene, URL) {
         let directory = try DataLocator.directory(options)

@@ -7,31 +7,6 @@ import FoundationNetworking
 /// kill -9 in the middle of a burst of location updates: every update answered 204 is in the store afterwards.
 @Suite("Acknowledged updates survive kill -9")
 struct DurabilityTests {
-    /// A `serve` process of our own on a store of our own.
-    final class Server: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        var base = ""
-
-        init(fixture: ServerFixture, database: String) throws {
-            process.executableURL = fixture.executable
-            process.arguments = ["serve", "--port", "0", "--db", database, "--clock", "scene", "--stop-on-stdin-eof"]
-            process.currentDirectoryURL = fixture.root
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            try process.run()
-            var line = ""
-            while !line.contains("\n") {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += String(decoding: chunk, as: UTF8.self)
-            }
-            base = String(line[line.range(of: "http://")!.lowerBound...].prefix { !$0.isWhitespace })
-        }
-    }
-
     @Test func everyAcknowledgedUpdateIsThereAfterARestart() async throws {
         let fixture = try ServerFixture.shared.get()
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-durable-\(UUID().uuidString)/live.db").path
@@ -52,8 +27,8 @@ struct DurabilityTests {
             _ = try operate("users", "add", id, "--name", "Runner")
             tokens.append(try operate("users", "token", id))
         }
-        let server = try Server(fixture: fixture, database: database)
-        let base = server.base
+        let server = try ServerFixture(database: database)
+        let base = server.base.absoluteString
         // Each person sends fixes with increasing times; the last acknowledged time per person is recorded.
         let acknowledged = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for (index, token) in tokens.enumerated() {

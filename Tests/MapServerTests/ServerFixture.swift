@@ -15,21 +15,22 @@ final class ServerFixture: Sendable {
     let database: String
     let executable: URL
     let root: URL
-    private let process: Process
+    let process: Process
     private let input: Pipe
 
-    /// A server of its own (most suites share `shared`; one that changes what Sam sees starts its own).
-    init() throws {
+    /// A server of its own (most suites share `shared`; one that changes what Sam sees starts its own), on the
+    /// store at `database` (default: a new one).
+    init(database: String? = nil) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var executable = products.appendingPathComponent("snapmap")
         if !FileManager.default.isExecutableFile(atPath: executable.path) { executable = root.appendingPathComponent(".build/debug/snapmap") }
         process = Process()
         process.executableURL = executable
-        database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString)/live.db").path
+        self.database = database ?? FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString)/live.db").path
         self.executable = executable
         self.root = root
-        process.arguments = ["serve", "--port", "0", "--demo", "--db", database, "--stop-on-stdin-eof"]
+        process.arguments = ["serve", "--port", "0", "--demo", "--db", self.database, "--stop-on-stdin-eof"]
         process.currentDirectoryURL = root
         input = Pipe()
         let output = Pipe()

@@ -40,8 +40,7 @@ let snapsCommand = Command(
 ) { options in
     let arguments = try options.positionals()
     guard arguments.count == 2, arguments[0] == "import" else { throw UsageError(description: "expected import F.jsonl") }
-    let (scene, directory) = try LiveOptions.scene(options)
-    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    let (scene, _, live) = try LiveOptions.live(options)
     let snaps = try SnapsFile.read(URL(fileURLWithPath: arguments[1]))
     try live.importSnaps(snaps, now: options.request.clock(scene: scene, default: Date()))
     return "imported \(snaps.count) Snaps"

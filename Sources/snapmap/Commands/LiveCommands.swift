@@ -13,8 +13,7 @@ let usersCommand = Command(
     positional: "ACTION [ID]"
 ) { options in
     let arguments = try options.positionals()
-    let (scene, directory) = try LiveOptions.scene(options)
-    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    let (scene, _, live) = try LiveOptions.live(options)
     switch (arguments[0], arguments.count) {
     case ("add", 2):
         let person = try live.addPerson(id: arguments[1], name: options.required("name"), color: options.value("color"))
@@ -39,8 +38,7 @@ let friendsCommand = Command(
     positional: "ACTION IDS"
 ) { options in
     let arguments = try options.positionals()
-    let (scene, directory) = try LiveOptions.scene(options)
-    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    let (scene, _, live) = try LiveOptions.live(options)
     switch (arguments[0], arguments.count) {
     case ("add", 3):
         let first = try live.person(arguments[1]).id
@@ -82,8 +80,7 @@ let locateCommand = Command(
               LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ID"
 ) { options in
-    let (scene, directory) = try LiveOptions.scene(options)
-    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    let (scene, _, live) = try LiveOptions.live(options)
     let person = try live.person(options.positional())
     let coordinate = try Coordinate(parsing: options.required("at"), field: "--at")
     let now = try options.request.clock(scene: scene, default: Date())
@@ -103,8 +100,7 @@ let sharingCommand = Command(
               LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ID"
 ) { options in
-    let (scene, directory) = try LiveOptions.scene(options)
-    let live = try LiveOptions.service(options, dataDirectory: directory, scene: scene)
+    let (scene, _, live) = try LiveOptions.live(options)
     let person = try live.person(options.positional())
     let now = try options.request.clock(scene: scene, default: Date())
     let audience = options.value("audience").map { text -> (mode: String, ids: [String]) in

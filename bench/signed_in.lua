@@ -1,0 +1,29 @@
+-- wrk script: requests from many signed-in people, round robin over the tokens in the file given after "--"
+-- (one per line). The second argument picks the request:
+--   layouts    GET /v1/me/layout.json
+--   locations  PUT /v1/me/location, a small move near Williamsburg at the server's time
+--   snaps      POST /v1/me/snaps, a public Snap in Williamsburg at the server's time
+--   frames     GET /v1/me/frame.png (1179x2556: base, glow, pins) at one of a few nearby viewports
+local tokens = {}
+local mode = "layouts"
+local counter = 0
+local centers = { "40.7160,-73.9597", "40.7175,-73.9560", "40.7140,-73.9620", "40.7190,-73.9580" }
+
+init = function(args)
+  for line in io.lines(args[1]) do tokens[#tokens + 1] = line end
+  mode = args[2] or mode
+end
+
+request = function()
+  counter = counter + 1
+  local headers = { ["Authorization"] = "Bearer " .. tokens[(counter % #tokens) + 1], ["Content-Type"] = "application/json" }
+  local lat, lon = 40.70 + (counter % 997) / 50000, -73.96 + (counter % 991) / 50000
+  if mode == "locations" then
+    return wrk.format("PUT", "/v1/me/location", headers, string.format('{"lat": %.6f, "lon": %.6f, "accuracyMeters": 10}', lat, lon))
+  elseif mode == "snaps" then
+    return wrk.format("POST", "/v1/me/snaps", headers, string.format('{"lat": %.6f, "lon": %.6f}', lat, lon))
+  elseif mode == "frames" then
+    return wrk.format("GET", "/v1/me/frame.png?center=" .. centers[(counter % #centers) + 1], headers)
+  end
+  return wrk.format("GET", "/v1/me/layout.json", headers)
+end
