@@ -46,7 +46,7 @@ public struct PinLook: Sendable {
             ("labelFontSize", pins.layout.labelFontSize, 4...64), ("labelHeight", pins.layout.labelHeight, 4...128),
             ("labelPaddingX", pins.layout.labelPaddingX, 0...64), ("labelGap", pins.layout.labelGap, 0...64),
             ("minimumTouchTarget", pins.layout.minimumTouchTarget, 1...256), ("gridCell", pins.layout.gridCell, 4...256),
-            ("groupOverlap", pins.layout.groupOverlap, 0...1), ("initialsFontSize", pins.initialsFontSize, 4...64),
+            ("groupOverlap", pins.layout.groupOverlap, 0...PinStyle.maxGroupOverlap), ("initialsFontSize", pins.initialsFontSize, 4...64),
             ("shadowBlur", pins.shadowBlur, 0...32), ("shadowOffsetY", pins.shadowOffsetY, -32...32),
         ]
         for (name, value, range) in sizes where !(value.isFinite && range.contains(value)) {

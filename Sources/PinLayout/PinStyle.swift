@@ -13,6 +13,8 @@ public struct PinStyle: Hashable, Sendable, Codable {
     public let gridCell: Double
     /// Avatars closer than this fraction of their size (overlapping by more than half) become one group.
     public let groupOverlap: Double
+    /// The most overlap a style may ask for: avatars group when closer than a quarter of their size or more.
+    public static let maxGroupOverlap = 0.75
 
     public init(avatarSize: Double = 48, ringWidth: Double = 3, labelFontSize: Double = 13, labelHeight: Double = 24,
                 labelPaddingX: Double = 10, labelGap: Double = 4, minimumTouchTarget: Double = 44, gridCell: Double = 25,

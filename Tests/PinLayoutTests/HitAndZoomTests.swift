@@ -104,3 +104,14 @@ struct FarTapTests {
         #expect(PinHitTester(layout: layout, style: PinStyle()).hit(ScreenPoint(x: x, y: y)) == .none)
     }
 }
+
+@Suite("Styles that would trap")
+struct DangerousStyleTests {
+    @Test func aZeroThresholdDoesNotTrap() {
+        let viewport = Fixture.viewport(40.7150, -73.9560, zoom: 15)
+        let engine = PinLayoutEngine(style: PinStyle(groupOverlap: 1), measurer: FixedWidthMeasurer())
+        let subjects = [Fixture.subject("a", 40.7150, -73.9560), Fixture.subject("b", 40.7150, -73.9560)]
+        let layout = engine.layout(subjects: subjects, viewport: viewport, now: Fixture.now)
+        #expect(layout.pins.count == 2, "the layout completes (it used to trap dividing by a zero threshold)")
+    }
+}
