@@ -31,11 +31,14 @@ extension MapAPI {
     func tile(_ path: TilePath, _ request: HTTPRequest) throws -> HTTPResponse {
         guard path.heat else {
             let key = "base/\(path.tile)@\(Int(path.scale))"
-            return try conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
+            let (engine, tiles) = (self.engine, self.tiles)
+            return conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
                 if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
-                let response = try Self.png(engine.renderTile(path.tile, scale: path.scale))
-                tiles.store(response.body, for: key, cost: response.body.count)
-                return response
+                return renders.answer {
+                    let response = try Self.png(engine.renderTile(path.tile, scale: path.scale))
+                    tiles.store(response.body, for: key, cost: response.body.count)
+                    return response
+                }
             }
         }
         // The glow changes with new Snaps and, hour by hour, with decay: the tag is a hash of the points that
@@ -44,11 +47,14 @@ extension MapAPI {
         let view = MapView(tile: path.tile, tileSize: 256, scale: path.scale)
         let points = engine.glowPoints(for: view, now: now)
         let tag = EntityTag.of(bytes: Self.glowFingerprint(version: version, tile: "\(path.tile)@\(Int(path.scale))", points: points))
-        return try conditional(request, tag: tag, cacheControl: Self.heatCacheControl) {
+        let (engine, tiles) = (self.engine, self.tiles)
+        return conditional(request, tag: tag, cacheControl: Self.heatCacheControl) {
             if let cached = tiles.value(tag) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
-            let response = try Self.png(engine.renderHeatTile(path.tile, scale: path.scale, now: now))
-            tiles.store(response.body, for: tag, cost: response.body.count)
-            return response
+            return renders.answer {
+                let response = try Self.png(engine.renderHeatTile(path.tile, scale: path.scale, now: now))
+                tiles.store(response.body, for: tag, cost: response.body.count)
+                return response
+            }
         }
     }
 

@@ -24,9 +24,12 @@ extension MapAPI {
             let drawn = friends.filter { friend in layout?.pins.contains { $0.id == friend.id } ?? false }.map { "\($0.id):\($0.color):\($0.avatar ?? "")" }
             let tag = EntityTag.of([version, "frame", layers.map(\.rawValue).sorted().joined(separator: ","),
                                     String(decoding: try layout.map(Self.jsonBytes) ?? [], as: UTF8.self)] + drawn)
-            return try conditional(request, tag: tag, cacheControl: cacheControl) {
-                let frame = try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
-                return HTTPResponse(status: 200, contentType: "image/png", body: try frame.png())
+            let (engine, sharedLayers) = (self.engine, self.sharedLayers)
+            return conditional(request, tag: tag, cacheControl: cacheControl) {
+                renders.answer {
+                    let frame = try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
+                    return HTTPResponse(status: 200, contentType: "image/png", body: try frame.png())
+                }
             }
         case "layout.json":
             return try tagged(request, engine.layout(viewport, friends: friends, selected: selected, now: now), cacheControl: cacheControl)

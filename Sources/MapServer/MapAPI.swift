@@ -24,6 +24,7 @@ public final class MapAPI: Sendable {
     let tiles = ByteBudgetCache<String, [UInt8]>(budget: MapAPI.tileCacheBytes)
     /// Base and glow of the viewports viewers look at, drawn once and shared (each viewer's pins go over a copy).
     let sharedLayers: SharedLayers?
+    let renders = RenderPool()
     let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
@@ -113,7 +114,17 @@ public final class MapAPI: Sendable {
         let headers = [("ETag", tag), ("Cache-Control", cacheControl)]
         if EntityTag.matches(request.ifNoneMatch, tag) { return HTTPResponse(status: 304, contentType: "application/octet-stream", body: [], headers: headers) }
         var response = try make()
-        response.headers += headers
+        if let produce = response.deferred {
+            response.deferred = { send in
+                produce { final in
+                    var final = final
+                    if final.status == 200 { final.headers += headers }
+                    send(final)
+                }
+            }
+        } else if response.status == 200 {
+            response.headers += headers
+        }
         return response
     }
 

@@ -167,3 +167,36 @@ struct LiveHTTPTests {
         #expect(try await self.server.fetch("/v1/me/snaps", method: "POST", body: Data(body.utf8), token: "").0 == 401)
     }
 }
+
+@Suite("Heavy renders under pressure")
+struct RenderPressureTests {
+    @Test func framesBeyondTheQueueAre503AndHealthStillAnswers() async throws {
+        let server = try ServerFixture()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 64
+        let session = URLSession(configuration: configuration)
+        let results = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    var request = URLRequest(url: URL(string: server.base.absoluteString + "/v1/me/frame.png?zoom=\(13 + Double(index) / 10)&scale=1")!)
+                    request.setValue("Bearer " + server.token, forHTTPHeaderField: "Authorization")
+                    let (_, response) = try await session.data(for: request)
+                    let http = response as! HTTPURLResponse
+                    return (http.statusCode, http.value(forHTTPHeaderField: "Retry-After"))
+                }
+            }
+            group.addTask {
+                let (status, _, body) = try await server.fetch("/healthz")
+                return (status == 200 && !body.isEmpty ? -200 : status, nil)
+            }
+            var all: [(Int, String?)] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.contains { $0.0 == -200 }, "/healthz answered while frames were rendering")
+        let frames = results.filter { $0.0 != -200 }
+        #expect(frames.allSatisfy { $0.0 == 200 || $0.0 == 503 }, "\(frames.map(\.0))")
+        #expect(frames.contains { $0.0 == 503 && $0.1 == "1" }, "frames beyond the queue were refused with Retry-After")
+        #expect(frames.contains { $0.0 == 200 })
+    }
+}
