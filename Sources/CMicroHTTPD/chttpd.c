@@ -25,6 +25,8 @@ typedef struct {
     char *data;
     size_t length;
     size_t capacity;
+    int arguments;
+    int unsafe; /* an argument held a record separator, or there were too many */
 } text_buffer;
 
 static void append(text_buffer *buffer, const char *text, size_t length) {
@@ -44,6 +46,11 @@ static void append(text_buffer *buffer, const char *text, size_t length) {
 static enum MHD_Result collect_argument(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
     (void)kind;
     text_buffer *buffer = (text_buffer *)cls;
+    /* The separators are ours: a decoded argument that holds one (%1E, %1F) could forge another argument. */
+    if (strpbrk(key, "\x1E\x1F") || (value && strpbrk(value, "\x1E\x1F")) || ++buffer->arguments > CHTTPD_MAX_ARGUMENTS) {
+        buffer->unsafe = 1;
+        return MHD_NO;
+    }
     append(buffer, key, strlen(key));
     append(buffer, "\x1F", 1);
     if (value) append(buffer, value, strlen(value));
@@ -88,7 +95,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         *upload_data_size = 0;
         return MHD_YES;
     }
-    text_buffer query = {NULL, 0, 0};
+    text_buffer query = {NULL, 0, 0, 0, 0};
     append(&query, "", 0);
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_argument, &query);
     chttpd_exchange exchange;
@@ -100,7 +107,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         .method = method, .path = url, .query = query.data ? query.data : "",
         .if_none_match = header(connection, MHD_HTTP_HEADER_IF_NONE_MATCH), .host = header(connection, MHD_HTTP_HEADER_HOST),
         .authorization = header(connection, MHD_HTTP_HEADER_AUTHORIZATION), .content_type = header(connection, MHD_HTTP_HEADER_CONTENT_TYPE),
-        .body = state->body, .body_length = state->length, .body_too_large = state->too_large,
+        .body = state->body, .body_length = state->length, .body_too_large = state->too_large, .query_refused = query.unsafe,
     };
     server->handler(server->context, &exchange, &request);
     free(query.data);

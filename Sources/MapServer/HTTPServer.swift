@@ -14,9 +14,12 @@ public struct HTTPRequest: Sendable {
     /// At most the server's body limit; `bodyTooLarge` when the client sent more.
     public let body: [UInt8]
     public let bodyTooLarge: Bool
+    /// The query string was refused (a separator character in it, or too many parameters) and `query` is empty.
+    public let queryRefused: Bool
 
     public init(method: String, path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, host: String? = nil,
-                authorization: String? = nil, contentType: String? = nil, body: [UInt8] = [], bodyTooLarge: Bool = false) {
+                authorization: String? = nil, contentType: String? = nil, body: [UInt8] = [], bodyTooLarge: Bool = false,
+                queryRefused: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
@@ -26,6 +29,7 @@ public struct HTTPRequest: Sendable {
         self.contentType = contentType
         self.body = body
         self.bodyTooLarge = bodyTooLarge
+        self.queryRefused = queryRefused
     }
 }
 
@@ -143,7 +147,7 @@ public final class HTTPServer: @unchecked Sendable {
         let body = raw.body.map { Array(UnsafeBufferPointer(start: $0, count: raw.body_length)) } ?? []
         let request = HTTPRequest(method: text(raw.method) ?? "", path: text(raw.path) ?? "/", query: values, ifNoneMatch: text(raw.if_none_match),
                                   host: text(raw.host), authorization: text(raw.authorization), contentType: text(raw.content_type),
-                                  body: body, bodyTooLarge: raw.body_too_large != 0)
+                                  body: body, bodyTooLarge: raw.body_too_large != 0, queryRefused: raw.query_refused != 0)
         let started = ContinuousClock.now
         let response = handler(request)
         if let produce = response.deferred {

@@ -16,6 +16,9 @@ extension MapAPI {
     }
 
     func me(_ request: HTTPRequest) throws -> HTTPResponse {
+        if let allowedHosts, !allowedHosts.contains(Self.hostName(request.host)) {
+            return Self.json(421, ["error": "this server does not answer private requests for that host name"])
+        }
         guard let me = try signedIn(request) else { return Self.unauthorized }
         guard !request.bodyTooLarge else { return Self.json(413, ["error": "the body is larger than \(HTTPServer.bodyLimit) bytes"]) }
         let path = String(request.path.dropFirst("/v1/me/".count))
@@ -36,6 +39,13 @@ extension MapAPI {
             guard let allowed = Self.allowedMethods(parts) else { return Self.json(404, ["error": "no such resource: \(request.path.prefix(80))"]) }
             return Self.json(405, ["error": "method \(request.method.prefix(16)) is not allowed here; use \(allowed)"], headers: [("Allow", allowed)])
         }
+    }
+
+    /// A Host header without its port (IPv6 literals keep their brackets), lowercased.
+    static func hostName(_ host: String?) -> String {
+        guard let host = host?.lowercased() else { return "" }
+        if host.hasPrefix("[") { return String(host.prefix { $0 != "]" }) + "]" }
+        return String(host.prefix { $0 != ":" })
     }
 
     static let mapAnswers: Set<String> = ["layout.json", "frame.png", "hit", "zoom"]

@@ -25,6 +25,9 @@ public final class MapAPI: Sendable {
     /// Base and glow of the viewports viewers look at, drawn once and shared (each viewer's pins go over a copy).
     let sharedLayers: SharedLayers?
     let renders = RenderPool()
+    /// The host names private answers are given under (nil: any); a page on another name that resolves here
+    /// (DNS rebinding) gets no private data.
+    let allowedHosts: Set<String>?
     let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
@@ -34,7 +37,9 @@ public final class MapAPI: Sendable {
     let clock: @Sendable () -> Date
 
     /// Serves `engine` over `live`, feeding the engine's glow from the store's Snaps at `clock`.
-    public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }, sharesLayers: Bool = true) throws {
+    public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }, sharesLayers: Bool = true,
+                allowedHosts: Set<String>? = nil) throws {
+        self.allowedHosts = allowedHosts
         sharedLayers = sharesLayers ? SharedLayers(budget: MapEngine.sharedLayerBudget) : nil
         self.engine = engine
         self.live = live
@@ -58,6 +63,9 @@ public final class MapAPI: Sendable {
 
     /// Answers one request; errors become JSON with a 4xx or 5xx status.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard !request.queryRefused else {
+            return Self.json(400, ["error": "the query has a control character (%1E or %1F) or too many parameters"])
+        }
         guard request.query.count <= Self.maxQueryParameters else {
             return Self.json(400, ["error": "too many query parameters: at most \(Self.maxQueryParameters)"])
         }

@@ -200,3 +200,33 @@ struct RenderPressureTests {
         #expect(frames.contains { $0.0 == 200 })
     }
 }
+
+@Suite("Requests a hostile page could make")
+struct HostileRequestTests {
+    private func curl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    @Test func privateAnswersNeedALoopbackHostName() throws {
+        let server = try ServerFixture.shared.get()
+        let url = server.base.absoluteString + "/v1/me/layout.json"
+        #expect(try curl(["-H", "Authorization: Bearer \(server.token)", "-H", "Host: evil.example:8080", url]) == "421", "DNS rebinding gets nothing")
+        #expect(try curl(["-H", "Authorization: Bearer \(server.token)", url]) == "200")
+        #expect(try curl(["-H", "Host: evil.example", server.base.absoluteString + "/healthz"]) == "200", "public answers are for any name")
+    }
+
+    @Test func separatorsInTheQueryCannotForgeAParameter() async throws {
+        let server = try ServerFixture.shared.get()
+        let (status, _, body) = try await server.fetch("/v1/me/layout.json?center=40.7,-73.9%1Fzoom%1E19")
+        #expect(status == 400 && String(decoding: body, as: UTF8.self).contains("%1E"))
+        #expect(try await server.fetch("/healthz").0 == 200)
+    }
+}

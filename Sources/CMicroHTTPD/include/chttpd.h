@@ -26,7 +26,12 @@ typedef struct {
     const uint8_t *body;
     size_t body_length;
     int body_too_large;
+    /* The query was not passed on: an argument held a record separator, or there were more than
+       CHTTPD_MAX_ARGUMENTS. */
+    int query_refused;
 } chttpd_request;
+
+#define CHTTPD_MAX_ARGUMENTS 64
 
 /* Called once per request on a pool thread; it answers with chttpd_respond or chttpd_respond_stream (and
    headers added before either with chttpd_add_header). */

@@ -16,6 +16,7 @@ let serveCommand = Command(
         LiveOptions.store,
         .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
         .flag("demo", "loopback only: seed when needed and print a viewer URL signed in as the scene's viewer"),
+        .value("allowed-hosts", "NAMES", "comma-separated host names private answers are given under (default on loopback: 127.0.0.1, localhost, [::1]; elsewhere any)"),
         .flag("no-shared-layers", "draw every frame from scratch (saves the shared-layer cache's memory; the bytes are the same)"),
         .flag("stop-on-stdin-eof", "stop when standard input closes (for a supervising process, such as the tests)"),
         DataLocator.option,
@@ -25,12 +26,16 @@ let serveCommand = Command(
     let port = try options.integer("port", in: 0...65535) ?? 8080
     let threads = try options.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
     let demo = options.flag("demo")
-    guard !demo || host == "127.0.0.1" else { throw UsageError(description: "--demo serves on loopback only (--host 127.0.0.1)") }
+    guard !demo || ["127.0.0.1", "::1"].contains(host) else { throw UsageError(description: "--demo serves on loopback only (--host 127.0.0.1 or ::1)") }
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
     let offset = start.timeIntervalSinceNow
-    let api = try MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) }, sharesLayers: !options.flag("no-shared-layers"))
+    let loopback: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
+    let allowedHosts = options.value("allowed-hosts").map { Set($0.lowercased().split(separator: ",").map(String.init)) }
+        ?? (["127.0.0.1", "::1"].contains(host) ? loopback : nil)
+    let api = try MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) }, sharesLayers: !options.flag("no-shared-layers"),
+                         allowedHosts: allowedHosts)
     api.eventHub.startSweeping()
     let pruning = DispatchSource.makeTimerSource(queue: .global())
     pruning.schedule(deadline: .now() + 600, repeating: 600)
