@@ -1,11 +1,13 @@
 import Foundation
+import GeoCore
 
 /// The imported store as one binary file, so a process loads it in milliseconds instead of re-parsing
 /// 10 MB of GeoJSON. It records a fingerprint of the sources (sizes and modification times) and is rebuilt
 /// when they change.
 public enum BaseMapCache {
     static let magic = "snapmap-basemap"
-    static let formatVersion = 1
+    /// 2: the payload ends with its FNV-1a checksum.
+    static let formatVersion = 2
     public static let fileName = "basemap.bin"
 
     /// A description of the sources that changes whenever one of them does.
@@ -24,15 +26,33 @@ public enum BaseMapCache {
         writer.append(formatVersion)
         writer.append(fingerprint)
         for table in [store.land, store.parks, store.streets] { encode(table, into: &writer) }
+        writer.append(Int(Int64(bitPattern: checksum(writer.bytes[...]))))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(writer.bytes).write(to: url, options: .atomic)
     }
 
-    /// The cached store, or nil when the file is missing, of another format or made from other sources.
+    /// FNV-1a, 64 bits, of a payload.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// The cached store, or nil when the file is missing, of another format or made from other sources; a file
+    /// that fails its checksum or any check of its tables is an error naming it.
     public static func read(from url: URL, fingerprint: String) throws(BaseMapError) -> BaseMapStore? {
         guard let data = try? Data(contentsOf: url) else { return nil }
-        var reader = BinaryReader(bytes: [UInt8](data), file: url.path)
+        let bytes = [UInt8](data)
+        var reader = BinaryReader(bytes: bytes, file: url.path)
         guard (try? reader.string()) == magic, (try? reader.int()) == formatVersion, (try? reader.string()) == fingerprint else { return nil }
+        guard bytes.count >= 8 else { throw BaseMapError(file: url.path, message: "corrupt cache: too short") }
+        var tail = BinaryReader(bytes: Array(bytes.suffix(8)), file: url.path)
+        guard UInt64(bitPattern: Int64(try tail.int())) == checksum(bytes.dropLast(8)) else {
+            throw BaseMapError(file: url.path, message: "corrupt cache: the checksum does not match its contents")
+        }
         let land = try decode(&reader)
         let parks = try decode(&reader)
         let streets = try decode(&reader)
@@ -68,11 +88,26 @@ public enum BaseMapCache {
         table.names = []
         for _ in 0..<nameCount { table.names.append(try reader.string()) }
         let count = table.featureEnds.count
-        guard table.xs.count == table.ys.count, [table.minXs.count, table.classes.count, table.names.count].allSatisfy({ $0 == count }),
-              table.partEnds.last ?? 0 == table.xs.count, table.featureEnds.last ?? 0 == table.partEnds.count else {
-            throw BaseMapError(file: reader.file, message: "inconsistent cache tables")
+        guard table.xs.count == table.ys.count, [table.minXs.count, table.minYs.count, table.maxXs.count, table.maxYs.count, table.classes.count,
+                                                 table.names.count].allSatisfy({ $0 == count }),
+              table.partEnds.last ?? 0 == table.xs.count, table.featureEnds.last ?? 0 == table.partEnds.count,
+              isNonDecreasing(table.partEnds), isNonDecreasing(table.featureEnds) else {
+            throw BaseMapError(file: reader.file, message: "corrupt cache: inconsistent tables")
+        }
+        let world = WebMercator.halfWorld * 1.0001
+        for values in [table.xs, table.ys, table.minXs, table.minYs, table.maxXs, table.maxYs] where !values.allSatisfy({ $0.isFinite && abs($0) <= world }) {
+            throw BaseMapError(file: reader.file, message: "corrupt cache: a coordinate is not finite or outside the world")
         }
         return table
+    }
+
+    private static func isNonDecreasing(_ ends: [Int]) -> Bool {
+        var previous = 0
+        for end in ends {
+            guard end >= previous else { return false }
+            previous = end
+        }
+        return true
     }
 
     /// Loads the store from the cache in `cacheDirectory`, importing from `sourceDirectory` and writing the
@@ -80,8 +115,19 @@ public enum BaseMapCache {
     public static func load(cacheDirectory: URL, sourceDirectory: URL) throws -> BaseMapStore {
         let url = cacheDirectory.appendingPathComponent(fileName)
         let print = fingerprint(of: sourceDirectory)
-        if let cached = try read(from: url, fingerprint: print) { return cached }
-        let store = try BaseMapImporter.importStore(from: sourceDirectory)
+        var corruption: BaseMapError?
+        do {
+            if let cached = try read(from: url, fingerprint: print) { return cached }
+        } catch {
+            corruption = error
+        }
+        let store: BaseMapStore
+        do {
+            store = try BaseMapImporter.importStore(from: sourceDirectory)
+        } catch {
+            guard let corruption else { throw error }
+            throw BaseMapError(file: url.path, message: "\(corruption.message), and it cannot be rebuilt: \(error)")
+        }
         try write(store, fingerprint: print, to: url)
         return store
     }

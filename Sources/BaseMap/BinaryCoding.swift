@@ -40,11 +40,20 @@ struct BinaryReader {
     }
 
     private mutating func take(_ count: Int) throws(BaseMapError) -> Range<Int> {
-        guard count >= 0, offset + count <= bytes.count else {
+        guard count >= 0, count <= bytes.count - offset else {
             throw BaseMapError(file: file, message: "truncated cache: wanted \(count) bytes at \(offset) of \(bytes.count)")
         }
         defer { offset += count }
         return offset..<(offset + count)
+    }
+
+    /// A count of items of `size` bytes, checked against the bytes that remain before anything is allocated.
+    private mutating func count(of size: Int) throws(BaseMapError) -> Int {
+        let count = try int()
+        guard count >= 0, count <= (bytes.count - offset) / size else {
+            throw BaseMapError(file: file, message: "corrupt cache: a count of \(count) at \(offset) does not fit the \(bytes.count - offset) bytes left")
+        }
+        return count
     }
 
     mutating func int() throws(BaseMapError) -> Int {
@@ -55,7 +64,7 @@ struct BinaryReader {
     }
 
     mutating func doubles() throws(BaseMapError) -> [Double] {
-        let count = try int()
+        let count = try count(of: MemoryLayout<Double>.size)
         let range = try take(count * MemoryLayout<Double>.size)
         return [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
             bytes[range].withUnsafeBytes { source in
@@ -66,7 +75,7 @@ struct BinaryReader {
     }
 
     mutating func ints() throws(BaseMapError) -> [Int] {
-        let count = try int()
+        let count = try count(of: 8)
         var values: [Int] = []
         values.reserveCapacity(count)
         for _ in 0..<count { values.append(try int()) }
@@ -74,7 +83,7 @@ struct BinaryReader {
     }
 
     mutating func uint8s() throws(BaseMapError) -> [UInt8] {
-        let count = try int()
+        let count = try count(of: 1)
         return Array(bytes[try take(count)])
     }
 

@@ -17,15 +17,22 @@ let importBaseMapCommand = Command(
     let cache = paths.baseMapCacheDirectory.appendingPathComponent(BaseMapCache.fileName)
     let clock = ContinuousClock()
     let fingerprint = BaseMapCache.fingerprint(of: sources)
-    if !options.flag("force"), let current = try BaseMapCache.read(from: cache, fingerprint: fingerprint) {
-        return "base map cache is current: \(cache.path) (\(summary(current)))"
+    var note = ""
+    if !options.flag("force") {
+        do {
+            if let current = try BaseMapCache.read(from: cache, fingerprint: fingerprint) {
+                return "base map cache is current: \(cache.path) (\(summary(current)))"
+            }
+        } catch {
+            note = " (the old cache was corrupt: \(error))"
+        }
     }
     var store: BaseMapStore?
     let elapsed = try clock.measure {
         store = try BaseMapImporter.importStore(from: sources)
         try BaseMapCache.write(store!, fingerprint: fingerprint, to: cache)
     }
-    return "imported \(sources.path) into \(cache.path) in \(elapsed) (\(summary(store!)))"
+    return "imported \(sources.path) into \(cache.path) in \(elapsed) (\(summary(store!)))" + note
 }
 
 private func summary(_ store: BaseMapStore) -> String {
