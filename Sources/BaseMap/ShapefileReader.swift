@@ -90,6 +90,9 @@ enum DBaseReader {
         let recordCount = Int(try dbf.uint32LE(4, "record count"))
         let headerLength = try dbf.uint16LE(8, "header length")
         let recordLength = try dbf.uint16LE(10, "record length")
+        try dbf.check(0, headerLength, "the header of \(headerLength) bytes")
+        guard recordLength > 0 || recordCount == 0 else { throw BaseMapError(file: dbf.file, message: "corrupt: \(recordCount) records of 0 bytes") }
+        try dbf.check(headerLength, recordCount * recordLength, "\(recordCount) records of \(recordLength) bytes")
         var fields: [(name: String, type: UInt8, offset: Int, length: Int)] = []
         var descriptor = 32
         var fieldOffset = 1

@@ -77,4 +77,26 @@ struct ReaderTests {
         let missing = #expect(throws: BaseMapError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
         #expect(missing?.file.hasSuffix("nybb.prj") == true)
     }
+
+    @Test(arguments: [UInt16(60_000), UInt16(0)])
+    func aDbfWhoseHeaderOrRecordsOverrunTheFileIsAnError(headerLength: UInt16) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-dbf-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for ext in ["shp", "shx", "dbf", "prj"] {
+            var data = try Data(contentsOf: Fixtures.sourceDirectory.appendingPathComponent("nybb_16a/nybb.\(ext)"))
+            if ext == "dbf" {
+                if headerLength > 0 {
+                    data[8] = UInt8(headerLength & 0xFF)
+                    data[9] = UInt8(headerLength >> 8)
+                } else {
+                    data[10] = 0
+                    data[11] = 0
+                }
+            }
+            try data.write(to: directory.appendingPathComponent("nybb.\(ext)"))
+        }
+        let error = #expect(throws: BaseMapError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
+        #expect(error?.file.hasSuffix("nybb.dbf") == true)
+    }
 }
