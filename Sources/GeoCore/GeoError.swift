@@ -22,6 +22,16 @@ public enum GeoError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 
+    /// What is wrong, without the field's name (for messages that name the field their own way).
+    public var reason: String {
+        switch self {
+        case .notFinite: return "must be a finite number"
+        case .outOfRange(_, let value, let allowed): return "\(value) is out of range: allowed \(allowed.lowerBound) … \(allowed.upperBound)"
+        case .invalid(_, let reason): return reason
+        case .proj: return description
+        }
+    }
+
     /// Checks that `value` is finite and inside `allowed`, naming `field` otherwise.
     public static func check(_ value: Double, _ field: String, in allowed: ClosedRange<Double>) throws(GeoError) {
         guard value.isFinite else { throw .notFinite(field: field) }

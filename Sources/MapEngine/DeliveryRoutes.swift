@@ -67,10 +67,10 @@ public struct RouteCatalog: Sendable {
     /// A route by name, or `arc:LAT,LON` for a smooth arc from that store; unknown names list the known ones.
     public func route(named name: String) throws -> DeliveryRoute {
         if name.hasPrefix(Self.arcPrefix) {
-            return try arc(from: Coordinate(parsing: String(name.dropFirst(Self.arcPrefix.count)), field: "--route arc"))
+            return try arc(from: Coordinate(parsing: String(name.dropFirst(Self.arcPrefix.count)), field: "route"))
         }
         guard let route = routes.first(where: { $0.name == name }) else {
-            throw GeoError.invalid(field: "--route", reason: "unknown route \"\(name)\"; allowed: \(routes.map(\.name).joined(separator: ", ")), or arc:LAT,LON")
+            throw GeoError.invalid(field: "route", reason: "unknown route \"\(name)\"; allowed: \(routes.map(\.name).joined(separator: ", ")), or arc:LAT,LON")
         }
         return route
     }

@@ -30,10 +30,12 @@ public enum DemoSeed {
         try PersonID(scene.viewer.username, field: "viewer.username")
     }
 
-    /// Seeds when the viewer is missing from the store; returns whether it seeded.
+    /// Seeds unless the viewer and all their friendships are there (a process that finds another one's seeding
+    /// half done completes it: seeding is idempotent); returns whether it seeded.
     @discardableResult
     public static func seedIfNeeded(_ store: any LiveStore, scene: Scene, snapsFile: URL? = nil) throws -> Bool {
-        guard try store.person(viewerID(scene)) == nil else { return false }
+        let viewer = try viewerID(scene)
+        guard try store.person(viewer) == nil || store.relations(of: viewer).count < scene.friends.count + scene.ghosts.count else { return false }
         try seed(store, scene: scene, snapsFile: snapsFile)
         return true
     }

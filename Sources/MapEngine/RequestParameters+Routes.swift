@@ -6,7 +6,7 @@ extension RequestParameters {
     public func route(in catalog: RouteCatalog) throws -> (DeliveryRoute, RouteFrameOptions) {
         var size = ScreenSize(width: 393, height: 852)
         if let text = try string("size") {
-            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadParameter(name: prefix + "size", message: error.description) }
+            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadParameter(name: prefix + "size", message: error.reason) }
         }
         let options: RouteFrameOptions
         do {
@@ -20,10 +20,10 @@ extension RequestParameters {
         do {
             route = try catalog.route(named: required("route"))
         } catch let error as GeoError {
-            throw BadParameter(name: prefix + "route", message: error.description)
+            throw BadParameter(name: prefix + "route", message: (error as? GeoError)?.reason ?? "\(error)")
         }
         if let metres = try number("last-meters", in: 1...1_000_000) {
-            do { route = try route.last(metres) } catch { throw BadParameter(name: prefix + "last-meters", message: error.description) }
+            do { route = try route.last(metres) } catch { throw BadParameter(name: prefix + "last-meters", message: (error as? GeoError)?.reason ?? "\(error)") }
         }
         return (route, options)
     }

@@ -53,7 +53,7 @@ public struct RequestParameters: Sendable {
     /// A value parsed by GeoCore, its errors renamed to the parameter.
     private func parsed<T>(_ name: String, _ parse: (String) throws(GeoError) -> T) throws(BadParameter) -> T? {
         guard let text = try string(name) else { return nil }
-        do { return try parse(text) } catch { throw bad(name, error.description) }
+        do { return try parse(text) } catch { throw bad(name, error.field == name ? error.reason : error.description) }
     }
 
     /// center, zoom, size and scale over the scene's viewport (whose insets stay when the size does).

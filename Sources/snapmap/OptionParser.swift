@@ -1,3 +1,4 @@
+import Foundation
 import MapEngine
 
 /// One option a command accepts: `--name VALUE`, or a flag without a value.
@@ -82,6 +83,20 @@ struct ParsedOptions {
     }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// A path option (`--out`, `--layout-out`) when given: not empty, so nothing is written into the current
+    /// directory by accident.
+    func path(_ name: String) throws(UsageError) -> String? {
+        guard let value = values[name] else { return nil }
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError(description: "--\(name) must name a file, got an empty value") }
+        return value
+    }
+
+    /// A required path option.
+    func requiredPath(_ name: String) throws(UsageError) -> String {
+        guard let value = try path(name) else { throw UsageError(description: "missing required option --\(name)") }
+        return value
+    }
 
     /// A required option's value.
     func required(_ name: String) throws(UsageError) -> String {

@@ -160,6 +160,9 @@ struct PinCLITests {
     @Test(arguments: [
         (["hit", "--at", "12"], "X,Y"),
         (["hit", "--at", "1e308,1e308"], "out of range"),
+        (["render", "--out", ""], "--out must name a file"),
+        (["render", "--out", "/tmp/x.png", "--layout-out", " "], "--layout-out must name a file"),
+        (["render", "--center", "abc", "--out", "/tmp/x.png"], "--center: expected LAT,LON"),
         (["zoom", "--friend", "rae", "--clock", "scene"], "no visible friend"),
         (["zoom", "--friend", "nobody", "--clock", "scene"], "no visible friend"),
         (["layout", "--selected", "rae", "--clock", "scene"], "no visible friend"),
@@ -204,5 +207,6 @@ struct RouteCLITests {
     func badRouteRequests(arguments: [String], expected: String) throws {
         let result = try cli.runArray(arguments)
         #expect(result.status != 0 && result.stdout.isEmpty && result.stderr.contains(expected), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("--route: --route") && !result.stderr.contains("NSCocoaErrorDomain"), "the engine does not speak command line")
     }
 }

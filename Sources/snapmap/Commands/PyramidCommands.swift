@@ -23,7 +23,7 @@ let tilesCommand = Command(
     let (shardIndex, shardCount) = try parseShard(options.value("shard") ?? "0/1")
     let pyramid = try TilePyramid(cover: cover, shardIndex: shardIndex, shardCount: shardCount)
     let (tileSize, scale) = try tileSizeAndScale(options)
-    let out = try options.required("out")
+    let out = try options.requiredPath("out")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let sink: any TileSink = out.hasSuffix(".mbtiles")
         ? try MBTilesFile(path: out, metadata: .init(name: options.value("name") ?? "snapmap", bounds: box, zooms: cover.zooms))
@@ -52,7 +52,7 @@ let mbtilesMergeCommand = Command(
     options: [.value("out", "FILE.mbtiles", "the merged file (created, or added to)")],
     positional: "PART.mbtiles"
 ) { options in
-    let out = try options.required("out")
+    let out = try options.requiredPath("out")
     let parts = try options.positionals()
     for part in parts where !FileManager.default.isReadableFile(atPath: part) {
         throw UsageError(description: "cannot read \(part)")

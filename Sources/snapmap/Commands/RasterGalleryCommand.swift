@@ -8,7 +8,7 @@ let rasterGalleryCommand = Command(
     usage: "raster-gallery --out DIR",
     options: [.value("out", "DIR", "the directory to write the PNG files into (created if missing)")]
 ) { options in
-    let directory = URL(fileURLWithPath: try options.required("out"))
+    let directory = URL(fileURLWithPath: try options.requiredPath("out"))
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var written: [String] = []
     for (name, canvas) in try RasterGallery.scenes() {

@@ -15,7 +15,7 @@ let renderCommand = Command(
         DataLocator.option,
     ]
 ) { options in
-    let out = try options.required("out")
+    let out = try options.requiredPath("out")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let viewport = try options.request.viewport(scene: engine.scene)
     try engine.checkFrame(viewport)
@@ -25,7 +25,7 @@ let renderCommand = Command(
                                        now: view?.now ?? engine.scene.capturedAt)
     let png = try PNGCodec.encode(frame.canvas)
     var written = ["\(out) (\(frame.canvas.width)×\(frame.canvas.height) px)"]
-    if let layoutOut = options.value("layout-out") {
+    if let layoutOut = try options.path("layout-out") {
         guard let layout = frame.layout else { throw UsageError(description: "--layout-out needs the pins layer (--layers ...,pins)") }
         try Data((try JSONOutput.encode(layout) + "\n").utf8).write(to: URL(fileURLWithPath: layoutOut))
         written.append(layoutOut)
@@ -63,7 +63,7 @@ func singleTileCommand(name: String, summary: String, extra: [OptionSpec] = [],
     ) { options in
         let tile = try TileID(parsing: try options.positional(), field: "tile")
         let (tileSize, scale) = try tileSizeAndScale(options)
-        let out = try options.required("out")
+        let out = try options.requiredPath("out")
         let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
         let canvas = try render(engine, tile, tileSize, scale, options)
         try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))

@@ -33,13 +33,13 @@ let routeFrameCommand = Command(
         .value("json-out", "F.json", "the camera and projected points (default: printed)"),
     ]
 ) { options in
-    let out = try options.required("out")
+    let out = try options.requiredPath("out")
     let (engine, route, framing) = try RouteOptions.resolve(options)
     let frame = try engine.frame(route, options: framing)
     let png = try PNGCodec.encode(engine.renderTrackingMap(frame))
     let json = try JSONOutput.encode(frame)
     try Data(png).write(to: URL(fileURLWithPath: out))
-    guard let jsonOut = options.value("json-out") else { return json }
+    guard let jsonOut = try options.path("json-out") else { return json }
     try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: jsonOut))
     return "wrote \(out) and \(jsonOut)"
 }
