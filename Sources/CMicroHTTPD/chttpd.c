@@ -133,7 +133,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **re
 /* One listening daemon with its own polling thread; all of a server's daemons share the port (SO_REUSEPORT),
    so the kernel spreads connections across threads (a shared listening socket lets one thread take them all). */
 static struct MHD_Daemon *start_daemon(chttpd_server *server, const struct sockaddr *address, int ipv6, unsigned timeout_seconds,
-                                       size_t connection_memory, unsigned connection_limit) {
+                                       size_t connection_memory, unsigned connection_limit, unsigned per_client_limit) {
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
     if (ipv6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, 0, NULL, NULL, on_request, server,
@@ -142,6 +142,7 @@ static struct MHD_Daemon *start_daemon(chttpd_server *server, const struct socka
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
                             MHD_OPTION_END);
@@ -153,7 +154,7 @@ static void stop_daemons(chttpd_server *server) {
 }
 
 chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, unsigned timeout_seconds,
-                            size_t connection_memory, unsigned connection_limit, size_t body_limit,
+                            size_t connection_memory, unsigned connection_limit, unsigned per_client_limit, size_t body_limit,
                             chttpd_handler handler, void *context, char *error, size_t error_size) {
     struct sockaddr_storage address;
     memset(&address, 0, sizeof address);
@@ -184,7 +185,7 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, u
     pthread_mutex_init(&server->streams_lock, NULL);
     for (unsigned i = 0; i < threads; i++) {
         struct MHD_Daemon *daemon = start_daemon(server, (struct sockaddr *)&address, ipv6, timeout_seconds, connection_memory,
-                                                 connection_limit / threads);
+                                                 connection_limit / threads, per_client_limit / threads > 0 ? per_client_limit / threads : 1);
         if (!daemon) {
             snprintf(error, error_size, "cannot listen on %s:%u (in use, or not allowed)", host, (unsigned)port);
             stop_daemons(server);

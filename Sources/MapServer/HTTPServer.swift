@@ -102,7 +102,9 @@ public final class HTTPServer: @unchecked Sendable {
     public static let connectionTimeout: UInt32 = 15
     /// Memory per connection; it bounds the request line and headers.
     public static let connectionMemory = 32 * 1024
-    public static let connectionLimit: UInt32 = 4096
+    public static let connectionLimit: UInt32 = 8192
+    /// Connections one client address may hold open at once (a slow client cannot take the server's all).
+    public static let defaultPerClientLimit = 256
     /// The largest request body read; longer ones are answered 413.
     public static let bodyLimit = 16 * 1024
 
@@ -111,13 +113,14 @@ public final class HTTPServer: @unchecked Sendable {
     private var server: OpaquePointer?
 
     /// `answered` is told each request's final status and how long it took (for the access log).
-    public init(host: String, port: UInt16, threads: Int, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
-                answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)? = nil) throws {
+    public init(host: String, port: UInt16, threads: Int, perClientLimit: Int = HTTPServer.defaultPerClientLimit,
+                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)? = nil) throws {
         self.handler = handler
         self.answered = answered
         var message = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()
         server = chttpd_start(host, port, UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemory, Self.connectionLimit,
+                              UInt32(max(1, perClientLimit)),
                               Self.bodyLimit, { context, exchange, request in
                                   guard let context, let exchange, let request else { return }
                                   Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().answer(exchange, request.pointee)

@@ -36,7 +36,8 @@ enum LiveBenchmark {
                                                     scriptArguments: [tokenFile.path, "frames"])
         scratchServer.stop()
         // A clock an hour on: the earlier servers' clocks started at the same time and wrote fixes a little after it.
-        let latencyServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt.addingTimeInterval(3600))])
+        let latencyServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt.addingTimeInterval(3600)),
+                                                          "--per-client-connections", "4096"])
         defer { latencyServer.stop() }
         let latencyText = try BenchmarkProcess.run("python3", ["bench/event_latency.py", latencyServer.base, tokenFile.path, String(world.community), "300"])
         let latency = try JSONSerialization.jsonObject(with: Data(latencyText.utf8)) as? [String: Any] ?? [:]

@@ -230,3 +230,22 @@ struct HostileRequestTests {
         #expect(try await server.fetch("/healthz").0 == 200)
     }
 }
+
+@Suite("Slow clients")
+struct SlowClientTests {
+    @Test func slowClientsBeyondTheirLimitAreRefusedAndHealthStillAnswers() throws {
+        let server = try ServerFixture()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [server.root.appendingPathComponent("Tests/tools/slow_clients.py").path, "127.0.0.1",
+                             String(server.base.port ?? 0), "600"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any], "\(String(decoding: text, as: UTF8.self))")
+        #expect(result["healthz"] as? Int == 200, "\(result)")
+        #expect((result["closedByServer"] as? Int ?? 0) >= 600 - 256 - 8, "connections beyond the per-client limit are refused: \(result)")
+    }
+}

@@ -39,9 +39,10 @@ typedef void (*chttpd_handler)(void *context, chttpd_exchange *exchange, const c
 
 /* Starts listening on host:port (port 0 picks a free one) with `threads` pool threads, closing connections
    idle for `timeout_seconds`, limiting each connection's memory (and so the request line and headers) to
-   `connection_memory` bytes and request bodies to `body_limit` bytes. Returns NULL with a message in error. */
+   `connection_memory` bytes, the connections open at once to `connection_limit` (and from one client address to
+   `per_client_limit`) and request bodies to `body_limit` bytes. Returns NULL with a message in error. */
 chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, unsigned timeout_seconds,
-                            size_t connection_memory, unsigned connection_limit, size_t body_limit,
+                            size_t connection_memory, unsigned connection_limit, unsigned per_client_limit, size_t body_limit,
                             chttpd_handler handler, void *context, char *error, size_t error_size);
 
 /* The port the server listens on. */

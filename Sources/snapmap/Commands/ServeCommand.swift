@@ -11,7 +11,8 @@ let serveCommand = Command(
     options: [
         .value("host", "ADDR", "the IPv4 address to listen on (default 127.0.0.1)"),
         .value("port", "PORT", "the port, 0 for any free one (default 8080)"),
-        .value("threads", "N", "worker threads, 1…64 (default: one per core)"),
+        .value("threads", "N", "worker threads, 1…256 (default: one per core)"),
+        .value("per-client-connections", "N", "connections one client address may hold, 1…8192 (default 256)"),
         LiveOptions.database,
         LiveOptions.store,
         .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
@@ -42,7 +43,8 @@ let serveCommand = Command(
     pruning.setEventHandler { try? api.pruneGlow() }
     pruning.resume()
     let log = AccessLog(output: FileHandle.standardError)
-    let server = try HTTPServer(host: host, port: UInt16(port), threads: threads, handler: { api.handle($0) },
+    let perClient = try options.integer("per-client-connections", in: 1...8192) ?? HTTPServer.defaultPerClientLimit
+    let server = try HTTPServer(host: host, port: UInt16(port), threads: threads, perClientLimit: perClient, handler: { api.handle($0) },
                                 answered: { request, status, duration in log.record(request, status: status, duration: duration) })
     var banner = "listening on http://\(host):\(server.port) with \(threads) threads\n"
     if demo { banner += "viewer: http://\(host):\(server.port)/#token=\(try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue))\n" }
