@@ -71,9 +71,27 @@ function openCard(pin) {
   document.getElementById("card-name").textContent = pin.name;
   document.getElementById("card-seen").textContent = seen === "now" ? "Active now" : `${seen} ago`;
   document.getElementById("card-avatar").textContent = pin.name.split(" ").map((w) => w[0]).join("").slice(0, 2);
+  chatting = { id: pin.id, name: pin.name };
   card.classList.add("open");
   card.setAttribute("aria-hidden", "false");
 }
+
+// "Chat" opens the conversation: the app would follow snapchat://chat/ID; here a chat sheet opens over the map.
+let chatting = null;
+document.getElementById("card-chat").addEventListener("click", (event) => {
+  event.stopPropagation();
+  if (!chatting) return;
+  document.getElementById("chat-name").textContent = chatting.name;
+  document.getElementById("chat").dataset.link = `snapchat://chat/${chatting.id}`;
+  document.getElementById("chat").classList.add("open");
+  document.getElementById("chat").setAttribute("aria-hidden", "false");
+  document.getElementById("chat-input").focus();
+});
+document.getElementById("chat-close").addEventListener("click", () => {
+  document.getElementById("chat").classList.remove("open");
+  document.getElementById("chat").setAttribute("aria-hidden", "true");
+});
+document.getElementById("chat-form").addEventListener("submit", (event) => event.preventDefault());
 
 function closeCard() {
   card.classList.remove("open");

@@ -39,7 +39,7 @@ extension MapAPI {
             return try tagged(request, engine.hit(point, in: layout), cacheControl: cacheControl)
         default:
             let id = try parameters.required("friend")
-            let card = try parameters.number("card-height", in: 0...viewport.size.height)
+            let card = try parameters.number("card-height", in: SelectionCamera.cardHeightRange(for: viewport))
             let layout = try engine.layout(viewport, friends: friends, now: now)
             return try tagged(request, engine.zoom(to: id, friends: friends, from: viewport, layout: layout, cardHeight: card), cacheControl: cacheControl)
         }

@@ -32,12 +32,16 @@ public struct PinLayoutEngine: Sendable {
         let free = viewport.freeRect
         let half = style.avatarSize / 2
 
-        var clusters = PinGrouping.clusters(of: nearby.map { points[$0] }, threshold: style.avatarSize * (1 - style.groupOverlap)).map { local in
-            let members = local.map { nearby[$0] }
-            let centre = ScreenPoint(x: members.map { points[$0].x }.reduce(0, +) / Double(members.count),
-                                     y: members.map { points[$0].y }.reduce(0, +) / Double(members.count))
-            return Cluster(members: members, point: centre)
-        }
+        // The selected friend (first in priority order) stands alone: never grouped, never joined.
+        let selectedIndex = selected == nil ? nil : nearby.first { ordered[$0].id == selected }
+        let groupable = nearby.filter { $0 != selectedIndex }
+        var clusters = (selectedIndex.map { [Cluster(members: [$0], point: points[$0])] } ?? [])
+            + PinGrouping.clusters(of: groupable.map { points[$0] }, threshold: style.avatarSize * (1 - style.groupOverlap)).map { local in
+                let members = local.map { groupable[$0] }
+                let centre = ScreenPoint(x: members.map { points[$0].x }.reduce(0, +) / Double(members.count),
+                                         y: members.map { points[$0].y }.reduce(0, +) / Double(members.count))
+                return Cluster(members: members, point: centre)
+            }
         var avatars = CollisionGrid(cellSize: style.gridCell)
         var placed: [Int] = []
         for index in clusters.indices {
@@ -45,6 +49,11 @@ public struct PinLayoutEngine: Sendable {
             let rect = ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize)
             guard free.contains(rect) else { continue }
             if let hit = avatars.firstCollision(rect) {
+                // Overlapping the selected friend hides a pin (priority decides); anyone else joins the group it hits.
+                if selectedIndex != nil && clusters[placed[hit]].members.contains(where: { $0 == selectedIndex }) {
+                    clusters[index].members = []
+                    continue
+                }
                 clusters[placed[hit]].members += clusters[index].members
                 clusters[index].members = []
                 continue
@@ -54,13 +63,15 @@ public struct PinLayoutEngine: Sendable {
             clusters[index].avatar = rect
         }
 
+        let unselectedRank = Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
+        let leader = { (members: [PinSubject]) in members.min { (unselectedRank[$0.id] ?? 0) < (unselectedRank[$1.id] ?? 0) } ?? members[0] }
         var labels = CollisionGrid(cellSize: style.gridCell)
         for index in placed {
             let members = clusters[index].members.sorted()
             clusters[index].members = members
             let text = labelText(members.map { ordered[$0] }, now: now)
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
-            let key = members.count == 1 ? ordered[members[0]].id : Self.groupID(ordered[members[0]])
+            let key = members.count == 1 ? ordered[members[0]].id : Self.groupID(leader(members.map { ordered[$0] }))
             var candidates = LabelAnchor.allCases
             if let previous = previousAnchors[key] { candidates.insert(previous, at: 0) }
             for anchor in candidates {
@@ -72,7 +83,8 @@ public struct PinLayoutEngine: Sendable {
                 break
             }
         }
-        return result(ordered: ordered, points: points, clusters: clusters, placed: placed, viewport: viewport, selected: selected, now: now)
+        return result(ordered: ordered, points: points, clusters: clusters, placed: placed, viewport: viewport, selected: selected, now: now,
+                      leader: leader)
     }
 
     /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Maya +2" for a group.
@@ -102,8 +114,10 @@ public struct PinLayoutEngine: Sendable {
         }
     }
 
+    /// `leader` names a group: its member first in priority order when nobody is selected, so a group keeps its
+    /// id whoever is selected.
     private func result(ordered: [PinSubject], points: [ScreenPoint], clusters: [Cluster], placed: [Int], viewport: Viewport,
-                        selected: String?, now: Date) -> PinLayoutResult {
+                        selected: String?, now: Date, leader: ([PinSubject]) -> PinSubject) -> PinLayoutResult {
         var zIndex = [Int](repeating: 0, count: clusters.count)
         for (rank, index) in placed.enumerated() { zIndex[index] = placed.count - rank }
         var owner = [Int](repeating: -1, count: ordered.count)
@@ -114,7 +128,7 @@ public struct PinLayoutEngine: Sendable {
             for member in cluster.members { owner[member] = index }
             guard cluster.members.count > 1 else { continue }
             let members = cluster.members.map { ordered[$0] }
-            let id = Self.groupID(members[0])
+            let id = Self.groupID(leader(members))
             for member in cluster.members { groupID[member] = id }
             let text = labelText(members, now: now)
             groups.append(LaidOutGroup(id: id, members: members.map(\.id), labelText: text.name + text.detail,

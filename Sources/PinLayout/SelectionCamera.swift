@@ -17,10 +17,13 @@ public struct ZoomAnswer: Sendable, Codable {
     public let freeCenter: ScreenPoint
     public let duration: Double
     public let path: [FlyFrame]
+    /// The user was zoomed in beyond the selection's maximum, and the camera keeps their zoom.
+    public let keepsUserZoom: Bool
 }
 
 /// Computes selection cameras: a friend goes to the centre of what the card leaves free, zooming in to the
-/// selection zoom but never out from a closer zoom; a group is fitted with padding, capped at the max zoom.
+/// selection zoom but never out from a closer zoom and never past the max zoom (a user zoomed in further keeps
+/// their zoom, and the answer says so); a group is fitted with padding, capped at the max zoom.
 public struct SelectionCamera: Sendable {
     public let selectionZoom: Double
     public let maxZoom: Double
@@ -32,9 +35,14 @@ public struct SelectionCamera: Sendable {
         self.groupPadding = groupPadding
     }
 
+    /// The card heights a viewport allows, for friends and groups alike: up to a point below the status bar.
+    public static func cardHeightRange(for viewport: Viewport) -> ClosedRange<Double> {
+        0...max(0, viewport.size.height - viewport.insets.top - 1)
+    }
+
     /// The viewport's insets with the card's height at the bottom.
     public static func insets(of viewport: Viewport, cardHeight: Double) throws(GeoError) -> EdgeInsets {
-        try GeoError.check(cardHeight, "cardHeight", in: 0...(viewport.size.height - viewport.insets.top - 1))
+        try GeoError.check(cardHeight, "card-height", in: cardHeightRange(for: viewport))
         var insets = viewport.insets
         insets.bottom = max(insets.bottom, cardHeight)
         return insets
@@ -42,24 +50,29 @@ public struct SelectionCamera: Sendable {
 
     public func zoom(toFriend id: String, at coordinate: Coordinate, from viewport: Viewport, cardHeight: Double) throws(GeoError) -> ZoomAnswer {
         let framed = try viewport.with(insets: Self.insets(of: viewport, cardHeight: cardHeight))
-        let zoom = min(max(viewport.zoom, selectionZoom), max(maxZoom, viewport.zoom))
+        let keeps = viewport.zoom > maxZoom
+        let zoom = keeps ? viewport.zoom : min(max(viewport.zoom, selectionZoom), maxZoom)
         let camera = try framed.camera(fitting: [coordinate], maxZoom: zoom)
-        return try answer(id, camera: camera, focus: coordinate, from: viewport, framed: framed)
+        return try answer(id, camera: camera, focus: coordinate, from: viewport, framed: framed, keepsUserZoom: keeps)
     }
 
     public func zoom(toGroup id: String, members: [Coordinate], from viewport: Viewport, cardHeight: Double) throws(GeoError) -> ZoomAnswer {
         let framed = try viewport.with(insets: Self.insets(of: viewport, cardHeight: cardHeight))
-        let camera = try framed.camera(fitting: members, padding: EdgeInsets(all: groupPadding), maxZoom: maxZoom)
+        // A tall card leaves less room: the padding shrinks so that every allowed card height fits a group.
+        let free = framed.freeRect
+        let padding = min(groupPadding, max(0, (min(free.width, free.height) - 1) / 2))
+        let camera = try framed.camera(fitting: members, padding: EdgeInsets(all: padding), maxZoom: maxZoom)
         guard let box = GeoBoundingBox(enclosing: members) else { throw .invalid(field: "members", reason: "a group needs members") }
         let centre = WebMercator.unprojectUnchecked(try box.mercatorRect().center)
-        return try answer(id, camera: camera, focus: centre, from: viewport, framed: framed)
+        return try answer(id, camera: camera, focus: centre, from: viewport, framed: framed, keepsUserZoom: false)
     }
 
-    private func answer(_ id: String, camera: Camera, focus: Coordinate, from viewport: Viewport, framed: Viewport) throws(GeoError) -> ZoomAnswer {
+    private func answer(_ id: String, camera: Camera, focus: Coordinate, from viewport: Viewport, framed: Viewport,
+                        keepsUserZoom: Bool) throws(GeoError) -> ZoomAnswer {
         let after = try framed.with(camera)
         let path = FlyToPath.frames(from: viewport.camera, to: camera, viewportSize: viewport.size)
         return ZoomAnswer(target: id, camera: camera, edgePadding: framed.insets, visibleBounds: after.visibleBounds,
                           visibleMercatorRect: after.visibleMercatorRect, screenPoint: try after.point(for: focus),
-                          freeCenter: after.freeRect.center, duration: path.duration, path: path.frames)
+                          freeCenter: after.freeRect.center, duration: path.duration, path: path.frames, keepsUserZoom: keepsUserZoom)
     }
 }

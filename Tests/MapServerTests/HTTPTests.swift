@@ -56,7 +56,8 @@ struct HTTPTests {
     @Test(arguments: [
         ("/v1/me/frame.png?zoom=40", "zoom"), ("/v1/me/frame.png?size=9000x9000", "size.width"), ("/v1/me/frame.png?center=95,0", "center.lat"),
         ("/v1/me/frame.png?scale=4&size=8000x8000", "size"), ("/v1/me/hit?at=abc", "at"), ("/v1/me/hit?at=1e308,1e308", "at"), ("/v1/me/hit?at=-1e308,5", "at"), ("/v1/me/hit?at=3e20,3e20", "at"), ("/v1/me/layout.json?zoom=nan", "zoom"),
-        ("/v1/me/layout.json?selected=rae", "selected"), ("/v1/me/frame.png?layers=clouds", "layers"), ("/tiles/25/1/1.png", "tile"),
+        ("/v1/me/layout.json?selected=rae", "selected"), ("/v1/me/zoom?friend=jordan&card-height=793", "card-height"),
+        ("/v1/me/zoom?friend=group-maya&card-height=-1", "card-height"), ("/v1/me/frame.png?layers=clouds", "layers"), ("/tiles/25/1/1.png", "tile"),
         ("/v1/route/state.json?route=lucias&progress=2", "progress"), ("/v1/route/frame.png?route=nowhere", "route"),
         ("/v1/route/frame.png?route=lucias&sheet=0.95", "sheet"),
     ])

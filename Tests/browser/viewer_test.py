@@ -58,6 +58,16 @@ def main():
         if not seen.endswith("m ago"):
             fail("the card says %r, not minutes ago" % seen)
 
+        driver.find_element(By.ID, "card-chat").click()
+        WebDriverWait(driver, TIMEOUT).until(lambda d: "open" in d.find_element(By.ID, "chat").get_attribute("class"))
+        if driver.find_element(By.ID, "chat-name").text != "Jordan Lee":
+            fail("the chat sheet names %r" % driver.find_element(By.ID, "chat-name").text)
+        if driver.find_element(By.ID, "chat").get_attribute("data-link") != "snapchat://chat/jordan":
+            fail("the chat links %r" % driver.find_element(By.ID, "chat").get_attribute("data-link"))
+        if driver.find_element(By.ID, "chat-input").get_attribute("placeholder") != "Send a Chat":
+            fail("no composer")
+        driver.find_element(By.ID, "chat-close").click()
+
         before = driver.execute_script("return document.getElementById('frame').src")
         subprocess.run(["curl", "-sf", "-X", "PUT", "-H", "Authorization: Bearer " + jordan_token, "--data",
                         '{"lat": 40.7152, "lon": -73.9661, "accuracyMeters": 8}', base + "/v1/me/location"], check=True)
@@ -69,7 +79,7 @@ def main():
         status = driver.execute_script("return window.tileStatus")
         if status["failed"] != 0 or status["loaded"] == 0:
             fail("Leaflet tiles: %r" % status)
-        print("viewer_test: card names %s (%s); a move redrew the open viewer; Leaflet loaded %d tiles, %d failed" % (name, seen, status["loaded"], status["failed"]))
+        print("viewer_test: card names %s (%s); Chat opens the conversation; a move redrew the open viewer; Leaflet loaded %d tiles, %d failed" % (name, seen, status["loaded"], status["failed"]))
     finally:
         driver.quit()
 

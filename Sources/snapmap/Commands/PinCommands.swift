@@ -44,7 +44,7 @@ let zoomCommand = Command(
     let id = try options.required("friend")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let viewport = try options.request.viewport(scene: engine.scene)
-    let cardHeight = try options.request.number("card-height", in: 0...viewport.size.height)
+    let cardHeight = try options.request.number("card-height", in: SelectionCamera.cardHeightRange(for: viewport))
     let view = try LiveOptions.view(options, engine: engine)
     let layout = try engine.layout(viewport, friends: view.friends, now: view.now)
     return try JSONOutput.encode(engine.zoom(to: id, friends: view.friends, from: viewport, layout: layout, cardHeight: cardHeight))
