@@ -10,6 +10,8 @@ enum ServeBenchmark {
         let requestsPerSecond: Double
         let p99Milliseconds: Double
         let errors: Int
+        var maxMilliseconds = 0.0
+        var requests = 0
     }
 
     static func run() throws -> String {
@@ -56,8 +58,9 @@ enum ServeBenchmark {
     }
 
     /// One wrk run of `seconds` on one thread.
-    static func load(_ url: String, connections: Int, script: String? = nil, scriptArguments: [String] = [], header: String? = nil) throws -> Load {
-        var arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "5s"]
+    static func load(_ url: String, connections: Int, script: String? = nil, scriptArguments: [String] = [], header: String? = nil,
+                     seconds: Int = ServeBenchmark.seconds) throws -> Load {
+        var arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "15s"]
         if let header { arguments += ["-H", header] }
         if let script { arguments += ["-s", script] }
         let text = try BenchmarkProcess.run("wrk", arguments + [url] + (scriptArguments.isEmpty ? [] : ["--"] + scriptArguments))
@@ -70,7 +73,12 @@ enum ServeBenchmark {
         }
         let errors = ["connect", "read", "write", "timeout"].compactMap { number(after: "\($0) ")?.trimmingCharacters(in: .punctuationCharacters) }
             .compactMap(Int.init).reduce(0, +) + (number(after: "Non-2xx or 3xx responses:").flatMap(Int.init) ?? 0)
-        return Load(requestsPerSecond: rate, p99Milliseconds: p99, errors: errors)
+        let maximum = text.split(separator: "\n").first { $0.contains("Latency") && !$0.contains("Distribution") }?
+            .split(separator: " ").dropFirst(3).first.map { milliseconds(String($0)) } ?? .nan
+        let requests = text.range(of: " requests in ").flatMap { range in
+            text[..<range.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" }).last.flatMap { Int($0) }
+        } ?? 0
+        return Load(requestsPerSecond: rate, p99Milliseconds: p99, errors: errors, maxMilliseconds: maximum, requests: requests)
     }
 
     /// wrk's latency text ("850.00us", "3.21ms", "1.02s") in milliseconds.
