@@ -6,15 +6,24 @@ public struct DeliveryRoute: Sendable {
     public let name: String
     public let store: String
     public let polyline: Polyline
+    /// Where the store is: the route's start, and still the store when only the last stretch is kept.
+    public let storeCoordinate: Coordinate
+
+    public init(name: String, store: String, polyline: Polyline, storeCoordinate: Coordinate? = nil) {
+        self.name = name
+        self.store = store
+        self.polyline = polyline
+        self.storeCoordinate = storeCoordinate ?? polyline.coordinates[0]
+    }
 
     public var coordinates: [Coordinate] { polyline.coordinates }
     public var length: Double { polyline.length }
 
     /// Only the last `metres` of the drive (from the point that far before home, to home).
     public func last(_ metres: Double) throws(GeoError) -> DeliveryRoute {
-        try GeoError.check(metres, "lastMeters", in: 1...length)
+        try GeoError.check(metres, "last-meters", in: 1...length)
         return DeliveryRoute(name: name + "-last-\(Int(metres))m", store: store,
-                             polyline: try Polyline(polyline.remainder(fromDistance: length - metres)))
+                             polyline: try Polyline(polyline.remainder(fromDistance: length - metres)), storeCoordinate: storeCoordinate)
     }
 }
 

@@ -12,7 +12,8 @@ extension RequestParameters {
         do {
             options = try RouteFrameOptions(size: size, scale: number("scale", in: Viewport.scaleRange) ?? 3,
                                             sheet: number("sheet", in: RouteFrameOptions.sheetRange) ?? 0.52,
-                                            margin: number("margin", in: RouteFrameOptions.marginRange) ?? 40)
+                                            margin: number("margin", in: RouteFrameOptions.marginRange)
+                                                ?? (values["last-meters"] == nil ? RouteFrameOptions.routeMargin : RouteFrameOptions.lastStretchMargin))
         } catch let error as GeoError {
             throw BadParameter(name: prefix + error.field, message: error.description)
         }

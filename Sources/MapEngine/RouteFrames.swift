@@ -7,19 +7,27 @@ public struct RouteFrameOptions: Sendable {
     public static let sheetRange: ClosedRange<Double> = 0...0.9
     public static let marginRange: ClosedRange<Double> = 0...200
     public static let maxZoom = 18.0
+    /// The margins the delivery app asks for: 40 pt around a whole route, 50 pt around the last stretch.
+    public static let routeMargin = 40.0
+    public static let lastStretchMargin = 50.0
+    /// The status bar at the top of the tracking screen, in points: no route point goes under it.
+    public static let statusBar = 59.0
 
     public let size: ScreenSize
     public let scale: Double
     public let sheet: Double
     public let margin: Double
+    public let statusBar: Double
 
-    public init(size: ScreenSize = ScreenSize(width: 393, height: 852), scale: Double = 3, sheet: Double = 0.52, margin: Double = 40) throws(GeoError) {
+    public init(size: ScreenSize = ScreenSize(width: 393, height: 852), scale: Double = 3, sheet: Double = 0.52, margin: Double = routeMargin,
+                statusBar: Double = statusBar) throws(GeoError) {
         try GeoError.check(sheet, "sheet", in: Self.sheetRange)
         try GeoError.check(margin, "margin", in: Self.marginRange)
         self.size = size
         self.scale = scale
         self.sheet = sheet
         self.margin = margin
+        self.statusBar = statusBar
     }
 }
 
@@ -59,10 +67,10 @@ public struct CourierState: Sendable, Codable {
 }
 
 extension MapEngine {
-    /// Frames a route above the sheet: every point inside the free area minus the margins, at the largest
-    /// zoom that fits (capped at 18).
+    /// Frames a route between the status bar and the sheet: every point inside the free area minus the margins,
+    /// at the largest zoom that fits (capped at 18).
     public func frame(_ route: DeliveryRoute, options: RouteFrameOptions) throws -> RouteFrame {
-        let insets = EdgeInsets(top: 0, left: 0, bottom: (options.size.height * options.sheet).rounded(), right: 0)
+        let insets = EdgeInsets(top: options.statusBar, left: 0, bottom: (options.size.height * options.sheet).rounded(), right: 0)
         let base = try Viewport(center: route.coordinates[0], zoom: 14, size: options.size, scale: options.scale, insets: insets)
         let camera = try base.camera(fitting: route.coordinates, padding: EdgeInsets(all: options.margin), maxZoom: RouteFrameOptions.maxZoom)
         let viewport = try base.with(camera)
@@ -70,7 +78,7 @@ extension MapEngine {
                           scale: options.scale, insets: insets, margin: options.margin, freeRect: viewport.freeRect,
                           points: try route.coordinates.map { coordinate throws(GeoError) in try viewport.point(for: coordinate) },
                           home: try viewport.point(for: route.coordinates[route.coordinates.count - 1]),
-                          storePoint: try viewport.point(for: route.coordinates[0]))
+                          storePoint: try viewport.point(for: route.storeCoordinate))
     }
 
     /// The snapshot of a framed route in the tracking style (the base map only; the app draws the rest).

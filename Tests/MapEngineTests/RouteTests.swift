@@ -19,7 +19,8 @@ struct RouteTests {
             for options in [try RouteFrameOptions(), try RouteFrameOptions(sheet: 0.3, margin: 50), try RouteFrameOptions(size: ScreenSize(width: 600, height: 400), scale: 2)] {
                 let frame = try engine.frame(route, options: options)
                 let room = frame.freeRect.inset(by: EdgeInsets(all: options.margin))
-                #expect(abs(frame.freeRect.height - options.size.height * (1 - options.sheet)) <= 0.5)
+                #expect(abs(frame.freeRect.height - (options.size.height * (1 - options.sheet) - RouteFrameOptions.statusBar)) <= 0.5)
+                #expect(frame.freeRect.minY == RouteFrameOptions.statusBar, "nothing goes under the status bar")
                 let tolerance = 1e-6
                 for point in frame.points {
                     #expect(point.x >= room.minX - tolerance && point.x <= room.maxX + tolerance && point.y >= room.minY - tolerance && point.y <= room.maxY + tolerance,
@@ -29,7 +30,8 @@ struct RouteTests {
                 let touchesX = abs(xs.min()! - room.minX) < 1e-6 && abs(xs.max()! - room.maxX) < 1e-6
                 let touchesY = abs(ys.min()! - room.minY) < 1e-6 && abs(ys.max()! - room.maxY) < 1e-6
                 #expect(touchesX || touchesY || frame.camera.zoom == RouteFrameOptions.maxZoom, "\(route.name) touches the margins on its tighter axis")
-                #expect(frame.home == frame.points.last && frame.storePoint == frame.points.first)
+                #expect(frame.home == frame.points.last)
+                #expect(frame.storePoint == (try frame.viewport().point(for: route.storeCoordinate)), "storePoint is the store")
             }
         }
     }
@@ -62,7 +64,11 @@ struct RouteTests {
             #expect(last.coordinates.last == route.coordinates.last)
             let start = try route.polyline.coordinate(atDistance: route.length - 250)
             #expect(Geodesic.wgs84.distance(start, last.coordinates[0]) < 0.01)
+            #expect(last.storeCoordinate == route.coordinates[0], "the last stretch still knows where the store is")
         }
+        let options = try RequestParameters(["route": "lucias", "last-meters": "250"]).route(in: try EngineFixture.engine.get().routes).1
+        #expect(options.margin == RouteFrameOptions.lastStretchMargin, "the last stretch gets the app's 50 pt by default")
+        #expect(try RequestParameters(["route": "lucias"]).route(in: try EngineFixture.engine.get().routes).1.margin == RouteFrameOptions.routeMargin)
     }
 
     @Test func snapshotsRepeatByteForByte() throws {
