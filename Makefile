@@ -17,6 +17,8 @@ basemap: build
 run: basemap
 	@mkdir -p $(OUT)
 	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --out $(OUT)/williamsburg.png --layout-out $(OUT)/williamsburg-layout.json
+	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --selected jordan --at-selection --out $(OUT)/williamsburg-selected.png \
+		--layout-out $(OUT)/williamsburg-selected-layout.json
 	@cat $(OUT)/williamsburg-layout.json
 
 test: setup

@@ -74,6 +74,8 @@ public final class MapEngine: Sendable {
     /// Pin sizes and colours, and the font labels are measured and drawn with.
     public let pinLook: PinLook
     public let labelFont: Font
+    /// The selected friend's card.
+    public let cardLook: CardLook
     /// Avatar images decoded on first use, by path under the data directory.
     let avatars: AvatarCache
     /// The blurred masks of pin shadows, made once per shape.
@@ -92,6 +94,7 @@ public final class MapEngine: Sendable {
         labelFont = try InterFont.bold.load()
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
         pinLook = try PinLook.load(paths.styleFile)
+        cardLook = try CardLook.load(paths.styleFile)
         routes = try RouteCatalog.load(dataDirectory: paths.dataDirectory)
         trackingMap = BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont)
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)

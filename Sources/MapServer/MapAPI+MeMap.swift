@@ -16,6 +16,11 @@ extension MapAPI {
         let viewport = try parameters.viewport(scene: engine.scene)
         let selected = try parameters.selected(among: friends)
         let cacheControl = "private, no-cache"
+        if let flag = try parameters.string("at-selection"), answer == "frame.png" || answer == "layout.json" {
+            guard ["1", "true"].contains(flag) else { throw BadParameter(name: "at-selection", message: "must be true or 1, got \"\(flag.prefix(20))\"") }
+            guard let selected else { throw BadParameter(name: "selected", message: "is required with at-selection") }
+            return try selectedFrame(me, request, viewport: viewport, friends: friends, selected: selected, now: now, answer: answer)
+        }
         switch answer {
         case "frame.png":
             let layers = try parameters.layers(default: [.base, .heat, .pins])
@@ -42,6 +47,26 @@ extension MapAPI {
             let card = try parameters.number("card-height", in: SelectionCamera.cardHeightRange(for: viewport))
             let layout = try engine.layout(viewport, friends: friends, now: now)
             return try tagged(request, engine.zoom(to: id, friends: friends, from: viewport, layout: layout, cardHeight: card), cacheControl: cacheControl)
+        }
+    }
+
+    /// The selected frame (or its layout, with the card): at the friend's selection camera, the card over the bottom.
+    private func selectedFrame(_ me: PersonID, _ request: HTTPRequest, viewport: Viewport, friends: [Friend], selected: String, now: Date,
+                               answer: String) throws -> HTTPResponse {
+        let viewer = try live.store.fix(of: me)?.coordinate
+        let (_, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
+        guard answer == "frame.png" else { return try tagged(request, layout, cacheControl: "private, no-cache") }
+        let layers = try RequestParameters(request.query).layers(default: [.base, .heat, .pins])
+        let drawn = friends.map { "\($0.id):\($0.color):\($0.avatar ?? "")" }
+        let tag = EntityTag.of([version, "selected-frame", layers.map(\.rawValue).sorted().joined(separator: ","),
+                                String(decoding: try Self.jsonBytes(layout), as: UTF8.self)] + drawn)
+        let (engine, sharedLayers) = (self.engine, self.sharedLayers)
+        return conditional(request, tag: tag, cacheControl: "private, no-cache") {
+            renders.answer {
+                let frame = try engine.renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer,
+                                                           sharing: sharedLayers)
+                return HTTPResponse(status: 200, contentType: "image/png", body: try frame.png())
+            }
         }
     }
 

@@ -58,6 +58,8 @@ public struct PinLayoutResult: Hashable, Sendable, Codable {
     public let selected: String?
     public let pins: [LaidOutPin]
     public let groups: [LaidOutGroup]
+    /// The selected friend's card, when the layout is of the selected frame.
+    public var card: SelectionCard?
 
     public func pin(_ id: String) -> LaidOutPin? { pins.first { $0.id == id } }
     public func group(_ id: String) -> LaidOutGroup? { groups.first { $0.id == id } }

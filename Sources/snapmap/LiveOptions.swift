@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import LiveMap
 import MapEngine
 import RedisStore
@@ -52,11 +53,11 @@ enum LiveOptions {
 
     /// The viewer's id (`--viewer`, default the scene's), the clock and the friends they see then; the engine's
     /// glow is fed from the store at that clock.
-    static func view(_ options: ParsedOptions, engine: MapEngine) throws -> (viewer: PersonID, now: Date, friends: [Friend]) {
+    static func view(_ options: ParsedOptions, engine: MapEngine) throws -> (viewer: PersonID, now: Date, friends: [Friend], location: Coordinate?) {
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
         let now = try options.request.clock(scene: engine.scene, default: Date())
         try LiveGlow.connect(engine, live: live, now: now)
-        return (viewer, now, try engine.friends(of: viewer, at: now, live: live))
+        return (viewer, now, try engine.friends(of: viewer, at: now, live: live), try live.store.fix(of: viewer)?.coordinate)
     }
 }

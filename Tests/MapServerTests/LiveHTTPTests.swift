@@ -40,6 +40,16 @@ struct LiveHTTPTests {
         #expect((layout["pins"] as? [[String: Any]])?.count == 8, "Sam sees his eight sharing friends")
     }
 
+    @Test func theSelectedFrameAndItsCardOverHTTP() async throws {
+        let server = try self.server
+        let (status, _, body) = try await server.fetch("/v1/me/layout.json?selected=jordan&at-selection=true")
+        let card = try #require(try json(body)["card"] as? [String: Any])
+        #expect(status == 200 && card["deepLink"] as? String == "snapchat://chat/jordan" && card["chatLabel"] as? String == "Chat")
+        let frame = try await server.fetch("/v1/me/frame.png?selected=jordan&at-selection=1&scale=1")
+        #expect(frame.0 == 200 && frame.2.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try await server.fetch("/v1/me/frame.png?at-selection=1").0 == 400, "at-selection needs a selected friend")
+    }
+
     @Test func unknownAndHiddenPeopleAnswerExactlyAlike() async throws {
         let server = try self.server
         for path in ["/v1/me/zoom?friend=", "/v1/me/layout.json?selected=", "/v1/me/frame.png?scale=1&selected="] {

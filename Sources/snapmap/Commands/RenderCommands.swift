@@ -7,11 +7,12 @@ import Raster
 let renderCommand = Command(
     name: "render",
     summary: "render a PNG frame of a viewport (default: the scene's Williamsburg viewport, 393x852 pt @3x)",
-    usage: "render [--layers base,heat,pins] [--selected ID] [--viewer ID] [--clock ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
+    usage: "render [--layers base,heat,pins] [--selected ID [--at-selection]] [--viewer ID] [--clock ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
     options: ViewportOptions.specs + PinOptions.specs + [
         .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, heat, pins (default: base)"),
         .value("out", "F.png", "the PNG file to write"),
         .value("layout-out", "F.json", "also write the pin layout the frame was drawn from"),
+        .flag("at-selection", "render at the selected friend's camera, with their card over the bottom (needs --selected)"),
         DataLocator.option,
     ]
 ) { options in
@@ -21,8 +22,14 @@ let renderCommand = Command(
     try engine.checkFrame(viewport)
     let layers = try options.request.layers(default: [.base])
     let view = layers.contains(.pins) || layers.contains(.heat) ? try LiveOptions.view(options, engine: engine) : nil
-    let frame = try engine.renderFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: options.request.selected(among: view?.friends ?? []),
-                                       now: view?.now ?? engine.scene.capturedAt)
+    let selected = try options.request.selected(among: view?.friends ?? [])
+    let frame: RenderedFrame
+    if options.flag("at-selection") {
+        guard let selected, let view else { throw UsageError(description: "--at-selection needs --selected ID and the pins layer") }
+        frame = try engine.renderSelectedFrame(viewport, layers: layers, friends: view.friends, selected: selected, now: view.now, viewer: view.location)
+    } else {
+        frame = try engine.renderFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: selected, now: view?.now ?? engine.scene.capturedAt)
+    }
     let png = try PNGCodec.encode(frame.canvas)
     var written = ["\(out) (\(frame.canvas.width)×\(frame.canvas.height) px)"]
     if let layoutOut = try options.path("layout-out") {
