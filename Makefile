@@ -19,6 +19,7 @@ run: basemap
 	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --out $(OUT)/williamsburg.png --layout-out $(OUT)/williamsburg-layout.json
 	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --selected jordan --at-selection --out $(OUT)/williamsburg-selected.png \
 		--layout-out $(OUT)/williamsburg-selected-layout.json
+	$(RELEASE_BIN) fly --friend jordan --clock scene --out $(OUT)/williamsburg-fly.png
 	@cat $(OUT)/williamsburg-layout.json
 
 test: setup

@@ -48,7 +48,7 @@ extension MapAPI {
         return String(host.prefix { $0 != ":" })
     }
 
-    static let mapAnswers: Set<String> = ["layout.json", "frame.png", "hit", "zoom"]
+    static let mapAnswers: Set<String> = ["layout.json", "frame.png", "hit", "zoom", "fly.png"]
 
     static func allowedMethods(_ parts: [String]) -> String? {
         switch (parts.first ?? "", parts.count) {

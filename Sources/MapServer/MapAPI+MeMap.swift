@@ -3,6 +3,7 @@ import GeoCore
 import LiveMap
 import MapEngine
 import PinLayout
+import Raster
 
 /// `/v1/me/layout.json`, `/frame.png`, `/hit` and `/zoom`: the four map answers for the signed-in viewer, made of
 /// the friends the visibility rule lets them see at the server's clock. ETags hash what is answered (or, for
@@ -38,6 +39,16 @@ extension MapAPI {
             }
         case "layout.json":
             return try tagged(request, engine.layout(viewport, friends: friends, selected: selected, now: now), cacheControl: cacheControl)
+        case "fly.png":
+            let id = try parameters.required("friend")
+            guard friends.contains(where: { $0.id == id }) else { throw UnknownFriend(id: id) }
+            let fps = Int(try parameters.number("fps", in: 30...60) ?? 30)
+            let viewer = try live.store.fix(of: me)?.coordinate
+            let engine = self.engine
+            return renders.answer {
+                let frames = try engine.flyAnimation(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps)
+                return HTTPResponse(status: 200, contentType: "image/apng", body: try APNG.encode(frames), headers: [("Cache-Control", cacheControl)])
+            }
         case "hit":
             let point = try parameters.point("at", in: viewport.size)
             let layout = try engine.layout(viewport, friends: friends, selected: selected, now: now)

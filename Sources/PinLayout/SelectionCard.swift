@@ -26,14 +26,14 @@ public struct SelectionCard: Hashable, Sendable, Codable {
     /// From the viewer's own latest fix, when the viewer has one.
     public let distanceMeters: Double?
     public let deepLink: String
-    public let rect: ScreenRect
+    public private(set) var rect: ScreenRect
     public let cornerRadius: Double
-    public let grabberRect: ScreenRect
-    public let avatarRect: ScreenRect
-    public let nameRect: ScreenRect
-    public let detailRect: ScreenRect
-    public let distanceRect: ScreenRect?
-    public let chatButtonRect: ScreenRect
+    public private(set) var grabberRect: ScreenRect
+    public private(set) var avatarRect: ScreenRect
+    public private(set) var nameRect: ScreenRect
+    public private(set) var detailRect: ScreenRect
+    public private(set) var distanceRect: ScreenRect?
+    public private(set) var chatButtonRect: ScreenRect
     public let chatLabel: String
 
     /// Lays the card out at the bottom of a viewport of `size`, `height` points tall.
@@ -58,6 +58,20 @@ public struct SelectionCard: Hashable, Sendable, Codable {
         distanceRect = distanceMeters == nil ? nil : ScreenRect(x: textX, y: detailRect.maxY, width: nameRect.width, height: line)
         chatButtonRect = ScreenRect(x: metrics.padding, y: size.height - metrics.bottomMargin - metrics.buttonHeight, width: inner, height: metrics.buttonHeight)
         chatLabel = "Chat"
+    }
+
+    /// The card moved down by `offset` points (while it slides up).
+    public func moved(down offset: Double) -> SelectionCard {
+        var card = self
+        func shift(_ rect: ScreenRect) -> ScreenRect { ScreenRect(x: rect.x, y: rect.y + offset, width: rect.width, height: rect.height) }
+        card.rect = shift(rect)
+        card.grabberRect = shift(grabberRect)
+        card.avatarRect = shift(avatarRect)
+        card.nameRect = shift(nameRect)
+        card.detailRect = shift(detailRect)
+        card.distanceRect = distanceRect.map(shift)
+        card.chatButtonRect = shift(chatButtonRect)
+        return card
     }
 
     /// The second line: "2m ago · Domino Park".

@@ -48,6 +48,9 @@ struct LiveHTTPTests {
         let frame = try await server.fetch("/v1/me/frame.png?selected=jordan&at-selection=1&scale=1")
         #expect(frame.0 == 200 && frame.2.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(try await server.fetch("/v1/me/frame.png?at-selection=1").0 == 400, "at-selection needs a selected friend")
+        let fly = try await server.fetch("/v1/me/fly.png?friend=jordan&scale=1")
+        #expect(fly.0 == 200 && fly.1["content-type"] == "image/apng" && String(decoding: fly.2.prefix(64), as: UTF8.self).contains("acTL"))
+        #expect(try await server.fetch("/v1/me/fly.png?friend=rae&scale=1").0 == 404, "hidden like unknown")
     }
 
     @Test func unknownAndHiddenPeopleAnswerExactlyAlike() async throws {

@@ -86,3 +86,22 @@ func tileSizeAndScale(_ options: ParsedOptions) throws -> (Int, Double) {
     guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
     return (tileSize, scale)
 }
+
+/// `snapmap fly`: the fly-to a friend as an animated PNG, ending on the selected frame with its card.
+let flyCommand = Command(
+    name: "fly",
+    summary: "the fly-to a friend as an animated PNG (APNG): the van Wijk–Nuij path, then the card sliding up",
+    usage: "fly --friend ID [--fps 30|60] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--viewer ID] [--clock ISO8601|scene] --out F.png",
+    options: [.value("friend", "ID", "the friend to fly to"), .value("fps", "N", "frames a second: 30 or 60 (default 30)"),
+              .value("out", "F.png", "the APNG file to write")] + ViewportOptions.specs + LiveOptions.viewSpecs + [DataLocator.option]
+) { options in
+    let out = try options.requiredPath("out")
+    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let viewport = try options.request.viewport(scene: engine.scene)
+    let view = try LiveOptions.view(options, engine: engine)
+    let friend = try options.required("friend")
+    let fps = try options.integer("fps", in: 30...60) ?? 30
+    let frames = try engine.flyAnimation(viewport, friends: view.friends, selected: friend, now: view.now, viewer: view.location, framesPerSecond: fps)
+    try Data(APNG.encode(frames)).write(to: URL(fileURLWithPath: out))
+    return "wrote \(out) (\(frames.count) frames at \(fps) fps, \(frames.reduce(0) { $0 + $1.delayMilliseconds }) ms)"
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Animated PNG (APNG 1.0): frames encoded by libpng as ordinary PNGs, joined into one file with the `acTL`,
+/// `fcTL` and `fdAT` chunks of the specification, which libpng does not write. Readers without APNG support
+/// show the first frame.
+public enum APNG {
+    /// One frame and how long it shows, in milliseconds.
+    public struct Frame {
+        public let canvas: Canvas
+        public let delayMilliseconds: Int
+
+        public init(canvas: Canvas, delayMilliseconds: Int) {
+            self.canvas = canvas
+            self.delayMilliseconds = delayMilliseconds
+        }
+    }
+
+    /// Encodes frames of one size, played once. Each frame is encoded on its own (in parallel) and its image data
+    /// reused as the animation's.
+    public static func encode(_ frames: [Frame]) throws(RasterError) -> [UInt8] {
+        guard let first = frames.first, frames.allSatisfy({ $0.canvas.width == first.canvas.width && $0.canvas.height == first.canvas.height }) else {
+            throw .invalid(field: "frames", reason: "an animation needs at least one frame, all of one size")
+        }
+        let pngs = ConcurrentBands.map(frames.count) { index in Result { () throws(RasterError) -> [UInt8] in try PNGCodec.encode(frames[index].canvas) } }
+        var output: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var sequence: UInt32 = 0
+        for (index, result) in pngs.enumerated() {
+            let chunks = try Self.chunks(of: result.get())
+            if index == 0 {
+                guard let header = chunks.first(where: { $0.type == "IHDR" }) else { throw .png("a frame without IHDR") }
+                append("IHDR", header.data, to: &output)
+                append("acTL", bigEndian(UInt32(frames.count)) + bigEndian(1), to: &output)
+            }
+            let delay = UInt16(clamping: frames[index].delayMilliseconds)
+            let control = bigEndian(sequence) + bigEndian(UInt32(first.canvas.width)) + bigEndian(UInt32(first.canvas.height))
+                + bigEndian(0) + bigEndian(0) + [UInt8(delay >> 8), UInt8(delay & 0xFF), 0x03, 0xE8] + [0, 0]
+            append("fcTL", control, to: &output)
+            sequence += 1
+            for data in chunks.filter({ $0.type == "IDAT" }).map(\.data) {
+                if index == 0 {
+                    append("IDAT", data, to: &output)
+                } else {
+                    append("fdAT", bigEndian(sequence) + data, to: &output)
+                    sequence += 1
+                }
+            }
+        }
+        append("IEND", [], to: &output)
+        return output
+    }
+
+    /// The chunks of a PNG, in order.
+    static func chunks(of png: [UInt8]) throws(RasterError) -> [(type: String, data: [UInt8])] {
+        var chunks: [(String, [UInt8])] = []
+        var offset = 8
+        while offset + 12 <= png.count {
+            let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            guard length >= 0, offset + 12 + length <= png.count else { throw .png("a chunk runs past the end") }
+            let type = String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            chunks.append((type, Array(png[(offset + 8)..<(offset + 8 + length)])))
+            offset += 12 + length
+        }
+        return chunks
+    }
+
+    static func append(_ type: String, _ data: [UInt8], to output: inout [UInt8]) {
+        output += bigEndian(UInt32(data.count))
+        let typed = Array(type.utf8) + data
+        output += typed
+        output += bigEndian(CRC32.checksum(typed))
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+}
+
+/// The CRC-32 of PNG chunks (ISO 3309, as zlib's `crc32`).
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { index in
+        (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        ~bytes.reduce(UInt32.max) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    }
+}
