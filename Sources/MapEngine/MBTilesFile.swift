@@ -69,6 +69,25 @@ public final class MBTilesFile: TileSink {
         }
     }
 
+    static let settingsRow = "snapmap_settings"
+
+    public func recordedSettings() throws -> String? {
+        try metadata()[Self.settingsRow]
+    }
+
+    public func record(settings: String) throws {
+        try transaction {
+            try database.run("INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)", rows: [[.text(Self.settingsRow), .text(settings)]])
+        }
+    }
+
+    public func clear() throws {
+        try transaction {
+            try database.execute("DELETE FROM tiles")
+            try database.change("DELETE FROM metadata WHERE name = ?", [.text(Self.settingsRow)])
+        }
+    }
+
     /// The metadata table as a dictionary.
     public func metadata() throws -> [String: String] {
         var result: [String: String] = [:]

@@ -51,8 +51,14 @@ public struct PyramidExporter: Sendable {
     /// Exports the pyramid; `progress(done, total)` is called after each batch, and `shouldStop` is asked
     /// before each batch so a caller can end the run cleanly. Returns how many tiles were rendered.
     @discardableResult
-    public func export(_ pyramid: TilePyramid, to sink: any TileSink, progress: (Int, Int) -> Void = { _, _ in },
+    public func export(_ pyramid: TilePyramid, to sink: any TileSink, restart: Bool = false, progress: (Int, Int) -> Void = { _, _ in },
                        shouldStop: () -> Bool = { false }) throws -> Int {
+        let settings = "tileSize=\(tileSize) scale=\(Int(scale))"
+        if restart { try sink.clear() }
+        if let recorded = try sink.recordedSettings(), recorded != settings {
+            throw TileSettingsMismatch(recorded: recorded, requested: settings)
+        }
+        try sink.record(settings: settings)
         let all = pyramid.tiles
         let existing = try sink.existingTiles()
         let todo = all.filter { !existing.contains($0) }

@@ -8,10 +8,28 @@ public protocol TileSink: AnyObject {
     func existingTiles() throws -> Set<TileID>
     /// Stores a batch of encoded tiles durably (one transaction for MBTiles).
     func write(_ tiles: [(tile: TileID, png: [UInt8])]) throws
+    /// The settings the stored tiles were made with (`tileSize=256 scale=1`), or nil for a new output.
+    func recordedSettings() throws -> String?
+    /// Records the settings of the tiles that follow.
+    func record(settings: String) throws
+    /// Removes every stored tile and the recorded settings, for a clean restart.
+    func clear() throws
 }
 
-/// XYZ tiles as `DIR/z/x/y.png`, each written to a temporary name and renamed, so a file is whole or absent.
+/// An export into an output whose tiles were made with other settings: resuming would mix them.
+public struct TileSettingsMismatch: Error, CustomStringConvertible {
+    public let recorded: String
+    public let requested: String
+    public var description: String {
+        "the output holds tiles made with \(recorded); this export asks for \(requested): use another output, or --restart to replace them"
+    }
+}
+
+/// XYZ tiles as `DIR/z/x/y.png`, each written to `y.png.partial` and renamed, so a file is whole or absent; partial
+/// files a killed export left behind are removed when the next one looks at what exists.
 public final class DirectoryTileSink: TileSink {
+    public static let settingsFile = "snapmap-tiles.txt"
+    static let partialSuffix = ".partial"
     public let directory: URL
 
     public init(directory: URL) throws {
@@ -27,6 +45,10 @@ public final class DirectoryTileSink: TileSink {
         var found = Set<TileID>()
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
         while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(Self.partialSuffix) {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(path))
+                continue
+            }
             let parts = path.split(separator: "/")
             guard parts.count == 3, parts[2].hasSuffix(".png"), let z = Int(parts[0]), let x = Int(parts[1]),
                   let y = Int(parts[2].dropLast(4)), let tile = try? TileID(z: z, x: x, y: y) else { continue }
@@ -39,7 +61,24 @@ public final class DirectoryTileSink: TileSink {
         for (tile, png) in tiles {
             let url = url(for: tile)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(png).write(to: url, options: .atomic)
+            let partial = URL(fileURLWithPath: url.path + Self.partialSuffix)
+            try Data(png).write(to: partial)
+            guard rename(partial.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        }
+    }
+
+    public func recordedSettings() throws -> String? {
+        try? String(contentsOf: directory.appendingPathComponent(Self.settingsFile), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    public func record(settings: String) throws {
+        try Data((settings + "\n").utf8).write(to: directory.appendingPathComponent(Self.settingsFile), options: .atomic)
+    }
+
+    public func clear() throws {
+        for item in try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil) {
+            let name = item.lastPathComponent
+            if name == Self.settingsFile || Int(name) != nil { try FileManager.default.removeItem(at: item) }
         }
     }
 }

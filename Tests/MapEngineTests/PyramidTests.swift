@@ -100,4 +100,24 @@ struct PyramidTests {
         #expect(throws: GeoError.self) { try TilePyramid(cover: TileCover(bounds: world, zooms: 0...12)) }
         #expect(throws: GeoError.self) { try TilePyramid(cover: TileCover(bounds: box, zooms: 12...13), shardIndex: 3, shardCount: 3) }
     }
+
+    @Test func resumingWithOtherSettingsIsAnErrorAndARestartReplacesTheTiles() throws {
+        let engine = try EngineFixture.engine.get()
+        let directory = EngineFixture.temporaryURL("xyz")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = try pyramid(13...13)
+        let sink = try DirectoryTileSink(directory: directory)
+        #expect(try PyramidExporter(engine: engine).export(plan, to: sink) == plan.tiles.count)
+        #expect(throws: TileSettingsMismatch.self) { try PyramidExporter(engine: engine, scale: 2).export(plan, to: sink) }
+        #expect(try PyramidExporter(engine: engine, scale: 2).export(plan, to: sink, restart: true) == plan.tiles.count)
+        let tile = try PNGCodec.decode([UInt8](Data(contentsOf: sink.url(for: plan.tiles[0]))))
+        #expect(tile.width == 512, "the restart rendered @2x tiles")
+        let leftover = URL(fileURLWithPath: sink.url(for: plan.tiles[0]).path + ".partial")
+        try Data([1, 2, 3]).write(to: leftover)
+        #expect(try sink.existingTiles().count == plan.tiles.count)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path), "a killed export's partial file is cleaned up")
+        let mbtiles = try MBTilesFile(path: directory.appendingPathComponent("t.mbtiles").path, metadata: nil)
+        try PyramidExporter(engine: engine).export(plan, to: mbtiles)
+        #expect(throws: TileSettingsMismatch.self) { try PyramidExporter(engine: engine, tileSize: 512).export(plan, to: mbtiles) }
+    }
 }

@@ -15,6 +15,7 @@ let tilesCommand = Command(
         .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
         .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
         .value("name", "TEXT", "the tileset name in MBTiles metadata (default: snapmap)"),
+        .flag("restart", "replace what the output holds (needed when it was made with another --tile-size or --scale)"),
         DataLocator.option,
     ]
 ) { options in
@@ -34,7 +35,8 @@ let tilesCommand = Command(
     let clock = ContinuousClock()
     var rendered = 0
     let elapsed = try clock.measure {
-        rendered = try PyramidExporter(engine: engine, tileSize: tileSize, scale: scale).export(pyramid, to: sink, progress: { done, total in
+        rendered = try PyramidExporter(engine: engine, tileSize: tileSize, scale: scale).export(pyramid, to: sink, restart: options.flag("restart"),
+                                                                                            progress: { done, total in
             if bar == nil { bar = ProgressBar(startDone: done) }
             bar?.update(done: done, total: total)
         }, shouldStop: { interrupt.isRaised })
