@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Raster
 
 /// The look of the base map, read from `Data/styles/snapmap.json`: colours, zoom-dependent widths in
@@ -49,7 +50,8 @@ public struct MapStyle: Sendable {
         do {
             record = try JSONDecoder().decode(StyleRecord.self, from: data)
         } catch let error as DecodingError {
-            throw BaseMapError(file: file, path: StyleRecord.path(of: error), message: "\(StyleRecord.reason(of: error))")
+            let failure = DecodingFailure(error)
+            throw BaseMapError(file: file, path: failure.path, message: failure.message)
         } catch {
             throw BaseMapError(file: file, message: "\(error)")
         }

@@ -57,26 +57,4 @@ struct StyleRecord: Decodable {
                         tolerance: try number(generalization.tolerance, "generalization.tolerance", 0.01...2),
                         minArea: try number(generalization.minArea, "generalization.minArea", 0...100))
     }
-
-    static func path(of error: DecodingError) -> String {
-        let (codingPath, key): ([any CodingKey], (any CodingKey)?) = {
-            switch error {
-            case .keyNotFound(let key, let context): return (context.codingPath, key)
-            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): return (context.codingPath, nil)
-            @unknown default: return ([], nil)
-            }
-        }()
-        return (codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-            .joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
-    }
-
-    static func reason(of error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound: return "required field is missing"
-        case .typeMismatch(let type, _): return "expected \(type)"
-        case .valueNotFound(let type, _): return "expected \(type), found null"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "malformed JSON" : context.debugDescription
-        @unknown default: return "\(error)"
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Raster
 
 /// How the glow looks, read from the `heat` section of the style: kernel radius (points, or ground metres),
@@ -85,7 +86,8 @@ public struct HeatStyle: Sendable {
         do {
             heat = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).heat
         } catch {
-            throw RasterError.invalid(field: "\(url.lastPathComponent): heat", reason: "\(error)")
+            let failure = DecodingFailure(error)
+            throw RasterError.invalid(field: "\(url.lastPathComponent): " + (failure.path.isEmpty ? "heat" : failure.path), reason: failure.message)
         }
         var stops: [(Double, Color)] = []
         for (index, stop) in heat.ramp.enumerated() {

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// A fixture or data file that could not be used: names the file and the path of the bad field.
 public struct FixtureError: Error, CustomStringConvertible, Sendable {
@@ -22,45 +23,8 @@ public struct FixtureError: Error, CustomStringConvertible, Sendable {
     }
 
     /// Translates a decoding failure into the file and the dotted path of the field at fault.
-    static func from(_ error: any Error, file: String) -> FixtureError {
-        guard let decoding = error as? DecodingError else {
-            return FixtureError(file: file, path: "", message: "\(error)")
-        }
-        switch decoding {
-        case .keyNotFound(let key, let context):
-            return FixtureError(file: file, path: dotted(context.codingPath + [key]), message: "required field is missing")
-        case .typeMismatch(let type, let context):
-            return FixtureError(file: file, path: dotted(context.codingPath), message: "expected \(describe(type))")
-        case .valueNotFound(let type, let context):
-            return FixtureError(file: file, path: dotted(context.codingPath), message: "expected \(describe(type)), found null")
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            let message = context.codingPath.isEmpty ? "malformed JSON\(underlying.map { ": \($0)" } ?? "")" : context.debugDescription
-            return FixtureError(file: file, path: dotted(context.codingPath), message: message)
-        @unknown default:
-            return FixtureError(file: file, path: "", message: "\(decoding)")
-        }
-    }
-
-    /// `friends[2].lat` from a coding path.
-    static func dotted(_ path: [any CodingKey]) -> String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
-        return text
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Int.Type: return "a number"
-        case is String.Type: return "a string"
-        case is Bool.Type: return "true or false"
-        default: return "\(type)".lowercased().contains("array") ? "an array" : "an object"
-        }
+    static func from(_ error: any Error, file: String, data: Data? = nil) -> FixtureError {
+        let failure = DecodingFailure(error, data: data)
+        return FixtureError(file: file, path: failure.path, message: failure.message)
     }
 }

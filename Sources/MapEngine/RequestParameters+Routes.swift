@@ -21,10 +21,10 @@ extension RequestParameters {
         do {
             route = try catalog.route(named: required("route"))
         } catch let error as GeoError {
-            throw BadParameter(name: prefix + "route", message: (error as? GeoError)?.reason ?? "\(error)")
+            throw BadParameter(name: prefix + "route", message: error.reason)
         }
         if let metres = try number("last-meters", in: 1...1_000_000) {
-            do { route = try route.last(metres) } catch { throw BadParameter(name: prefix + "last-meters", message: (error as? GeoError)?.reason ?? "\(error)") }
+            do { route = try route.last(metres) } catch { throw BadParameter(name: prefix + "last-meters", message: error.reason) }
         }
         return (route, options)
     }

@@ -70,7 +70,7 @@ public struct SceneLoader: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw FixtureError.from(error, file: relativePath)
+            throw FixtureError.from(error, file: relativePath, data: data)
         }
     }
 }
