@@ -44,10 +44,11 @@ let package = Package(
         .testTarget(name: "BaseMapTests", dependencies: ["BaseMap", "GeoCore", "Raster"]),
         .testTarget(name: "HeatMapTests", dependencies: ["HeatMap", "GeoCore", "Raster"]),
         .testTarget(name: "PinLayoutTests", dependencies: ["PinLayout", "GeoCore"]),
-        .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore", "snapmap"]),
+        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
+        .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore", "snapmap", "ServerTestSupport"]),
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "LiveMap", "GeoCore", "SQLiteKit"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
-        .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "LiveMap", "GeoCore"]),
+        .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "LiveMap", "GeoCore", "ServerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import GeoCore
 import Testing
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -69,26 +70,12 @@ struct LiveHTTPTests {
         let (annToken, bobToken) = try pair("ann1", "bob1")
         let before = try await server.fetch("/v1/me/layout.json", token: annToken)
         #expect((try json(before.2)["pins"] as? [[String: Any]])?.isEmpty == true, "Bob has sent no location yet")
-        let events = Process()
-        events.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        events.arguments = ["-sN", "--max-time", "30", "-H", "Authorization: Bearer \(annToken)", server.base.absoluteString + "/v1/me/events"]
-        let output = Pipe()
-        events.standardOutput = output
-        try events.run()
-        defer { events.terminate() }
-        var received = ""
-        func read(until marker: String) {
-            while !received.contains(marker) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                received += String(decoding: chunk, as: UTF8.self)
-            }
-        }
-        read(until: "event: ready")
+        let events = try EventStream(server: server, token: annToken)
+        events.read(until: "event: ready")
         let put = try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7181, "lon": -73.9571, "accuracyMeters": 12]), token: bobToken)
         #expect(put.0 == 204)
-        read(until: "event: appear")
-        #expect(received.contains("\"id\":\"bob1\"") && received.contains("40.7181"))
+        events.read(until: "event: appear")
+        #expect(events.received.contains("\"id\":\"bob1\"") && events.received.contains("40.7181"))
         let after = try json(try await server.fetch("/v1/me/layout.json", token: annToken).2)
         #expect((after["pins"] as? [[String: Any]])?.map { $0["id"] as? String } == ["bob1"])
         let movedTag = try await server.fetch("/v1/me/layout.json", token: annToken).1["etag"]
@@ -96,8 +83,8 @@ struct LiveHTTPTests {
         let ghost = try await server.fetch("/v1/me/sharing", method: "PUT", body: body(["ghost": "3h"]), token: bobToken)
         let settings = try json(ghost.2)
         #expect(ghost.0 == 200 && settings["ghost"] as? String == "3h" && settings["ghostUntil"] != nil)
-        read(until: "event: disappear")
-        #expect(received.contains("event: disappear"))
+        events.read(until: "event: disappear")
+        #expect(events.received.contains("event: disappear"))
         #expect((try json(try await server.fetch("/v1/me/layout.json", token: annToken).2)["pins"] as? [[String: Any]])?.isEmpty == true)
     }
 

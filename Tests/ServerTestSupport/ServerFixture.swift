@@ -3,34 +3,43 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One `snapmap serve` process on a free loopback port for the whole suite; it stops when the test process
-/// ends (its standard input closes).
-final class ServerFixture: Sendable {
-    static let shared = Result { try ServerFixture() }
+/// One `snapmap serve --demo` process on a free loopback port; it stops when the test process ends (its
+/// standard input closes). The server tests share `shared`; a test that changes what Sam sees starts its own.
+public final class ServerFixture: Sendable {
+    public static let shared = Result { try ServerFixture() }
 
-    let base: URL
+    public let base: URL
     /// The scene viewer's (Sam's) token, from `serve --demo`.
-    let token: String
-    /// The server's live store, for the operator's commands.
-    let database: String
-    let executable: URL
-    let root: URL
-    let process: Process
+    public let token: String
+    public let executable: URL
+    public let root: URL
+    public let process: Process
+    /// The options that name the server's live store (`--db PATH` or `--store URL`), for the operator's commands.
+    private let storeOptions: [String]
     private let input: Pipe
 
-    /// A server of its own (most suites share `shared`; one that changes what Sam sees starts its own), on the
-    /// store at `database` (default: a new one).
-    init(database: String? = nil) throws {
+    /// A server on the SQLite store at `database` (default: a new one).
+    public convenience init(database: String? = nil) throws {
+        let path = database ?? FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString)/live.db").path
+        try self.init(storeOptions: ["--db", path])
+    }
+
+    /// A server on the Redis Cluster at `storeURL` (a stateless replica).
+    public convenience init(storeURL: String) throws {
+        try self.init(storeOptions: ["--store", storeURL])
+    }
+
+    private init(storeOptions: [String]) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var executable = products.appendingPathComponent("snapmap")
         if !FileManager.default.isExecutableFile(atPath: executable.path) { executable = root.appendingPathComponent(".build/debug/snapmap") }
         process = Process()
         process.executableURL = executable
-        self.database = database ?? FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString)/live.db").path
+        self.storeOptions = storeOptions
         self.executable = executable
         self.root = root
-        process.arguments = ["serve", "--port", "0", "--demo", "--db", self.database, "--stop-on-stdin-eof"]
+        process.arguments = ["serve", "--port", "0", "--demo", "--stop-on-stdin-eof"] + storeOptions
         process.currentDirectoryURL = root
         input = Pipe()
         let output = Pipe()
@@ -52,12 +61,18 @@ final class ServerFixture: Sendable {
         token = String(line[tokenRange.upperBound...].prefix { !$0.isWhitespace })
     }
 
+    /// Stops the server (its standard input closes) and waits for it.
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
     /// Runs an operator's command (`users`, `friends`, `sharing`, …) on the server's store; returns its output.
     @discardableResult
-    func operate(_ arguments: String...) throws -> String {
+    public func operate(_ arguments: String...) throws -> String {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments + ["--db", database]
+        process.arguments = arguments + storeOptions
         process.currentDirectoryURL = root
         let output = Pipe()
         process.standardOutput = output
@@ -71,7 +86,7 @@ final class ServerFixture: Sendable {
 
     /// A request with a method and headers; returns status, headers and body.
     /// `/v1/me/` paths carry Sam's token unless `token` says otherwise ("" for none).
-    func fetch(_ path: String, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+    public func fetch(_ path: String, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
                token: String? = nil) async throws -> (Int, [String: String], Data) {
         var request = URLRequest(url: URL(string: base.absoluteString + path)!)
         request.httpMethod = method
