@@ -88,6 +88,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         state = (request_state *)calloc(1, sizeof(request_state));
         if (!state) return MHD_NO;
         *request_state_pointer = state;
+        chttpd_watch_request(server, connection, 1);
         return MHD_YES;
     }
     if (*upload_data_size != 0) {
@@ -95,6 +96,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         *upload_data_size = 0;
         return MHD_YES;
     }
+    chttpd_watch_request(server, connection, 0);
     text_buffer query = {NULL, 0, 0, 0, 0};
     append(&query, "", 0);
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_argument, &query);
@@ -119,9 +121,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 }
 
 static void on_completed(void *cls, struct MHD_Connection *connection, void **request_state_pointer, enum MHD_RequestTerminationCode code) {
-    (void)cls;
-    (void)connection;
     (void)code;
+    /* The next request on a kept-alive connection has the same time to arrive. */
+    chttpd_watch_request((chttpd_server *)cls, connection, 1);
     request_state *state = (request_state *)*request_state_pointer;
     if (!state) return;
     chttpd_free_pending(state);
@@ -132,19 +134,21 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **re
 
 /* One listening daemon with its own polling thread; all of a server's daemons share the port (SO_REUSEPORT),
    so the kernel spreads connections across threads (a shared listening socket lets one thread take them all). */
-static struct MHD_Daemon *start_daemon(chttpd_server *server, const struct sockaddr *address, int ipv6, unsigned timeout_seconds,
-                                       size_t connection_memory, unsigned connection_limit, unsigned per_client_limit) {
+static struct MHD_Daemon *start_daemon(chttpd_server *server, const struct sockaddr *address, int ipv6, const chttpd_limits *limits) {
+    unsigned threads = limits->threads;
+    unsigned per_client = limits->per_client_limit / threads > 0 ? limits->per_client_limit / threads : 1;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
     if (ipv6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, 0, NULL, NULL, on_request, server,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
-                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
-                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, limits->idle_timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits->connection_memory,
+                            MHD_OPTION_CONNECTION_LIMIT, limits->connection_limit / threads,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+                            MHD_OPTION_NOTIFY_CONNECTION, chttpd_watch_connection, server,
                             MHD_OPTION_END);
 }
 
@@ -153,9 +157,9 @@ static void stop_daemons(chttpd_server *server) {
     server->daemon_count = 0;
 }
 
-chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, unsigned timeout_seconds,
-                            size_t connection_memory, unsigned connection_limit, unsigned per_client_limit, size_t body_limit,
-                            chttpd_handler handler, void *context, char *error, size_t error_size) {
+chttpd_server *chttpd_start(const char *host, uint16_t port, const chttpd_limits *requested, chttpd_handler handler, void *context,
+                            char *error, size_t error_size) {
+    chttpd_limits limits = *requested;
     struct sockaddr_storage address;
     memset(&address, 0, sizeof address);
     struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
@@ -172,8 +176,8 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, u
         snprintf(error, error_size, "host must be an IPv4 or IPv6 address such as 127.0.0.1 or ::1, got \"%s\"", host);
         return NULL;
     }
-    if (threads < 1) threads = 1;
-    if (threads > CHTTPD_MAX_THREADS) threads = CHTTPD_MAX_THREADS;
+    if (limits.threads < 1) limits.threads = 1;
+    if (limits.threads > CHTTPD_MAX_THREADS) limits.threads = CHTTPD_MAX_THREADS;
     chttpd_server *server = (chttpd_server *)calloc(1, sizeof(chttpd_server));
     if (!server) {
         snprintf(error, error_size, "out of memory");
@@ -181,14 +185,20 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, u
     }
     server->handler = handler;
     server->context = context;
-    server->body_limit = body_limit;
+    server->body_limit = limits.body_limit;
+    server->request_timeout_ms = (int64_t)limits.request_timeout_seconds * 1000;
+    if (chttpd_watch_start(server) != 0) {
+        snprintf(error, error_size, "cannot start the request watchdog thread");
+        free(server);
+        return NULL;
+    }
     pthread_mutex_init(&server->streams_lock, NULL);
-    for (unsigned i = 0; i < threads; i++) {
-        struct MHD_Daemon *daemon = start_daemon(server, (struct sockaddr *)&address, ipv6, timeout_seconds, connection_memory,
-                                                 connection_limit / threads, per_client_limit / threads > 0 ? per_client_limit / threads : 1);
+    for (unsigned i = 0; i < limits.threads; i++) {
+        struct MHD_Daemon *daemon = start_daemon(server, (struct sockaddr *)&address, ipv6, &limits);
         if (!daemon) {
             snprintf(error, error_size, "cannot listen on %s:%u (in use, or not allowed)", host, (unsigned)port);
             stop_daemons(server);
+            chttpd_watch_stop(server);
             pthread_mutex_destroy(&server->streams_lock);
             free(server);
             return NULL;
@@ -223,6 +233,7 @@ void chttpd_stop(chttpd_server *server) {
         usleep(5000);
     }
     stop_daemons(server);
+    chttpd_watch_stop(server);
     pthread_mutex_destroy(&server->streams_lock);
     free(server);
 }

@@ -8,6 +8,8 @@
    stop with suspended connections). */
 #define CHTTPD_MAX_THREADS 256
 
+typedef struct chttpd_watched chttpd_watched;
+
 struct chttpd_server {
     struct MHD_Daemon *daemons[CHTTPD_MAX_THREADS];
     unsigned daemon_count;
@@ -18,6 +20,13 @@ struct chttpd_server {
     chttpd_stream *streams;
     /* Deferred answers not yet sent (guarded by streams_lock). */
     int deferred;
+    /* Request deadlines (deadline.c): the open connections, guarded by watch_lock, and their watchdog. */
+    int64_t request_timeout_ms;
+    pthread_mutex_t watch_lock;
+    pthread_cond_t watch_wake;
+    pthread_t watchdog;
+    int watch_stopping;
+    chttpd_watched *watched;
 };
 
 /* What a request carries between MHD's calls: its body so far, and its deferred answer once it has one. */
@@ -55,4 +64,14 @@ struct MHD_Response *chttpd_stream_response(chttpd_server *server, struct MHD_Co
 
 /* Ends every stream of a server (before MHD_stop_daemon). */
 void chttpd_end_streams(chttpd_server *server);
+
+/* Starts and stops a server's watchdog; start returns 0, or -1 when no thread could be made. */
+int chttpd_watch_start(chttpd_server *server);
+void chttpd_watch_stop(chttpd_server *server);
+
+/* MHD's connection notification: registers a new connection with its header deadline, forgets a closed one. */
+void chttpd_watch_connection(void *cls, struct MHD_Connection *connection, void **socket_context, enum MHD_ConnectionNotificationCode code);
+
+/* A connection waits for its client (`waiting` 1: the deadline starts again) or the handler has its request (0). */
+void chttpd_watch_request(chttpd_server *server, struct MHD_Connection *connection, int waiting);
 #endif

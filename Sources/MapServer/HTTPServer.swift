@@ -100,6 +100,10 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Seconds a connection may stay idle before it is closed.
     public static let connectionTimeout: UInt32 = 15
+    /// Seconds a client has to send a request's line and headers (and as long again for its body), however
+    /// steadily it trickles bytes; the allowed range of `serve --request-timeout`.
+    public static let defaultRequestTimeout = 10
+    public static let requestTimeoutRange = 1...300
     /// Memory per connection; it bounds the request line and headers.
     public static let connectionMemory = 32 * 1024
     public static let connectionLimit: UInt32 = 8192
@@ -114,14 +118,17 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// `answered` is told each request's final status and how long it took (for the access log).
     public init(host: String, port: UInt16, threads: Int, perClientLimit: Int = HTTPServer.defaultPerClientLimit,
-                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)? = nil) throws {
+                requestTimeout: Int = HTTPServer.defaultRequestTimeout, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+                answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)? = nil) throws {
         self.handler = handler
         self.answered = answered
         var message = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        server = chttpd_start(host, port, UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemory, Self.connectionLimit,
-                              UInt32(max(1, perClientLimit)),
-                              Self.bodyLimit, { context, exchange, request in
+        var limits = chttpd_limits(threads: UInt32(max(1, threads)), idle_timeout_seconds: Self.connectionTimeout,
+                                   request_timeout_seconds: UInt32(min(max(requestTimeout, Self.requestTimeoutRange.lowerBound), Self.requestTimeoutRange.upperBound)),
+                                   connection_memory: Self.connectionMemory, connection_limit: Self.connectionLimit,
+                                   per_client_limit: UInt32(max(1, perClientLimit)), body_limit: Self.bodyLimit)
+        server = chttpd_start(host, port, &limits, { context, exchange, request in
                                   guard let context, let exchange, let request else { return }
                                   Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().answer(exchange, request.pointee)
                               }, context, &message, message.count)

@@ -235,17 +235,35 @@ struct HostileRequestTests {
 struct SlowClientTests {
     @Test func slowClientsBeyondTheirLimitAreRefusedAndHealthStillAnswers() throws {
         let server = try ServerFixture()
+        let result = try slowClients(server, count: 600, addresses: 1)
+        #expect(result["healthz"] as? Int == 200, "\(result)")
+        #expect((result["closedByServer"] as? Int ?? 0) >= 600 - 256 - 8, "connections beyond the per-client limit are refused: \(result)")
+    }
+
+    /// 2,000 connections from 16 addresses trickle a byte every half second (MHD's idle timeout never fires):
+    /// /healthz still answers at once, and the request timeout closes every one of them.
+    @Test func tricklingClientsAreCutOffAtTheRequestTimeout() throws {
+        let timeout = 2.0
+        let server = try ServerFixture(serveOptions: ["--request-timeout", String(Int(timeout))])
+        let result = try slowClients(server, count: 2000, addresses: 16, trickle: true)
+        #expect(result["healthz"] as? Int == 200, "\(result)")
+        #expect((result["healthzMs"] as? Double ?? .infinity) < 500, "\(result)")
+        #expect((result["trickled"] as? Int ?? 0) >= 1900, "the per-client limit leaves 16 addresses their connections: \(result)")
+        #expect(result["stillOpen"] as? Int == 0, "\(result)")
+        #expect((result["firstClosedAfter"] as? Double ?? 0) >= timeout - 0.1, "closed by the request timeout, not before: \(result)")
+        #expect((result["allClosedAfter"] as? Double ?? .infinity) < timeout + 5, "\(result)")
+    }
+
+    private func slowClients(_ server: ServerFixture, count: Int, addresses: Int, trickle: Bool = false) throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [server.root.appendingPathComponent("Tests/tools/slow_clients.py").path, "127.0.0.1",
-                             String(server.base.port ?? 0), "600"]
+                             String(server.base.port ?? 0), String(count), String(addresses)] + (trickle ? ["--trickle"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any], "\(String(decoding: text, as: UTF8.self))")
-        #expect(result["healthz"] as? Int == 200, "\(result)")
-        #expect((result["closedByServer"] as? Int ?? 0) >= 600 - 256 - 8, "connections beyond the per-client limit are refused: \(result)")
+        return try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any], "\(String(decoding: text, as: UTF8.self))")
     }
 }

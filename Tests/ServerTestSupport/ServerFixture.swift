@@ -18,10 +18,10 @@ public final class ServerFixture: Sendable {
     private let storeOptions: [String]
     private let input: Pipe
 
-    /// A server on the SQLite store at `database` (default: a new one).
-    public convenience init(database: String? = nil) throws {
+    /// A server on the SQLite store at `database` (default: a new one), with more `serve` options if given.
+    public convenience init(database: String? = nil, serveOptions: [String] = []) throws {
         let path = database ?? FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString)/live.db").path
-        try self.init(storeOptions: ["--db", path])
+        try self.init(storeOptions: ["--db", path], serveOptions: serveOptions)
     }
 
     /// A server on the Redis Cluster at `storeURL` (a stateless replica).
@@ -29,7 +29,7 @@ public final class ServerFixture: Sendable {
         try self.init(storeOptions: ["--store", storeURL])
     }
 
-    private init(storeOptions: [String]) throws {
+    private init(storeOptions: [String], serveOptions: [String] = []) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var executable = products.appendingPathComponent("snapmap")
@@ -39,7 +39,7 @@ public final class ServerFixture: Sendable {
         self.storeOptions = storeOptions
         self.executable = executable
         self.root = root
-        process.arguments = ["serve", "--port", "0", "--demo", "--stop-on-stdin-eof"] + storeOptions
+        process.arguments = ["serve", "--port", "0", "--demo", "--stop-on-stdin-eof"] + storeOptions + serveOptions
         process.currentDirectoryURL = root
         input = Pipe()
         let output = Pipe()

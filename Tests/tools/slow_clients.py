@@ -1,50 +1,99 @@
 #!/usr/bin/env python3
 """Slow clients against a snapmap server, for the tests.
 
-  slow_clients.py HOST PORT COUNT
+  slow_clients.py HOST PORT COUNT ADDRESSES [--trickle]
 
-Opens COUNT connections from 127.0.0.2, each sending the start of a request and then nothing (as a slowloris
-attack does), then asks GET /healthz from 127.0.0.1 while they hang. Prints one JSON line: how many slow
-connections the server closed at once (beyond its per-client limit), the /healthz status and its time in ms.
+Opens COUNT connections spread over ADDRESSES client addresses (127.0.0.2, 127.0.0.3, ...), each sending the
+start of a request and then nothing, as a slowloris attack does. Counts those the server closes at once (beyond
+its per-client limit) and asks GET /healthz from 127.0.0.1 while the rest hang. With --trickle the open ones
+then keep sending a byte every half second (which keeps an idle timeout from firing) until the server has
+closed them all, or a minute has passed. Prints one JSON line.
 """
 import json
+import resource
+import selectors
 import socket
 import sys
 import time
 
+TRICKLE_INTERVAL = 0.5
+REFUSAL_WAIT = 0.5
+GIVE_UP_AFTER = 60
 
-def main():
-    host, port, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+
+def open_slow(host, port, count, addresses):
     slow = []
-    for _ in range(count):
+    for index in range(count):
         connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        connection.bind(("127.0.0.2", 0))
+        connection.bind(("127.0.0.%d" % (2 + index % addresses), 0))
         connection.settimeout(5)
         try:
             connection.connect((host, port))
             connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            connection.setblocking(False)
             slow.append(connection)
         except OSError:
             connection.close()
+    return slow
+
+
+def closed_by_server(selector, timeout):
+    """The connections the server closed (or answered) within `timeout` seconds."""
     closed = 0
-    for connection in slow:
-        connection.settimeout(0.05)
-        try:
-            if connection.recv(1) == b"":
-                closed += 1
-        except socket.timeout:
-            pass
-        except OSError:
+    deadline = time.monotonic() + timeout
+    while selector.get_map() and time.monotonic() < deadline:
+        for key, _ in selector.select(deadline - time.monotonic()):
+            try:
+                key.fileobj.recv(1)
+            except BlockingIOError:
+                continue
+            except OSError:
+                pass
+            selector.unregister(key.fileobj)
+            key.fileobj.close()
             closed += 1
+    return closed
+
+
+def probe_health(host, port):
     started = time.perf_counter()
     probe = socket.create_connection((host, port), timeout=10)
     probe.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     answer = probe.recv(64)
     elapsed = (time.perf_counter() - started) * 1000
-    status = int(answer.split(b" ")[1]) if answer.startswith(b"HTTP/1.1") else 0
-    print(json.dumps({"opened": count, "closedByServer": closed, "healthz": status, "healthzMs": round(elapsed, 1)}))
+    probe.close()
+    return (int(answer.split(b" ")[1]) if answer.startswith(b"HTTP/1.1") else 0), round(elapsed, 1)
+
+
+def main():
+    host, port, count, addresses = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    trickle = "--trickle" in sys.argv[5:]
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    opened_at = time.monotonic()
+    slow = open_slow(host, port, count, addresses)
+    selector = selectors.DefaultSelector()
     for connection in slow:
-        connection.close()
+        selector.register(connection, selectors.EVENT_READ)
+    refused = closed_by_server(selector, REFUSAL_WAIT)
+    status, milliseconds = probe_health(host, port)
+    result = {"opened": len(slow), "closedByServer": refused, "healthz": status, "healthzMs": milliseconds}
+    if trickle:
+        held = len(selector.get_map())
+        first_close = None
+        while selector.get_map() and time.monotonic() - opened_at < GIVE_UP_AFTER:
+            for key in list(selector.get_map().values()):
+                try:
+                    key.fileobj.send(b"a")
+                except OSError:
+                    pass
+            if closed_by_server(selector, TRICKLE_INTERVAL) and first_close is None:
+                first_close = time.monotonic() - opened_at
+        result.update({"trickled": held, "stillOpen": len(selector.get_map()),
+                       "firstClosedAfter": round(first_close or 0, 2), "allClosedAfter": round(time.monotonic() - opened_at, 2)})
+    print(json.dumps(result))
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()
 
 
 if __name__ == "__main__":

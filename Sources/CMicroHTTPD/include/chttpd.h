@@ -37,13 +37,24 @@ typedef struct {
    headers added before either with chttpd_add_header). */
 typedef void (*chttpd_handler)(void *context, chttpd_exchange *exchange, const chttpd_request *request);
 
-/* Starts listening on host:port (port 0 picks a free one) with `threads` pool threads, closing connections
-   idle for `timeout_seconds`, limiting each connection's memory (and so the request line and headers) to
-   `connection_memory` bytes, the connections open at once to `connection_limit` (and from one client address to
-   `per_client_limit`) and request bodies to `body_limit` bytes. Returns NULL with a message in error. */
-chttpd_server *chttpd_start(const char *host, uint16_t port, unsigned threads, unsigned timeout_seconds,
-                            size_t connection_memory, unsigned connection_limit, unsigned per_client_limit, size_t body_limit,
-                            chttpd_handler handler, void *context, char *error, size_t error_size);
+/* What a server allows: `threads` pool threads; connections idle for `idle_timeout_seconds` are closed, and so are
+   those that take longer than `request_timeout_seconds` to send a request's line and headers, or its body after
+   them; each connection's memory (and so the request line and headers) is `connection_memory` bytes; at most
+   `connection_limit` connections at once (`per_client_limit` from one client address); bodies of at most
+   `body_limit` bytes. */
+typedef struct {
+    unsigned threads;
+    unsigned idle_timeout_seconds;
+    unsigned request_timeout_seconds;
+    size_t connection_memory;
+    unsigned connection_limit;
+    unsigned per_client_limit;
+    size_t body_limit;
+} chttpd_limits;
+
+/* Starts listening on host:port (port 0 picks a free one) within `limits`. Returns NULL with a message in error. */
+chttpd_server *chttpd_start(const char *host, uint16_t port, const chttpd_limits *limits, chttpd_handler handler, void *context,
+                            char *error, size_t error_size);
 
 /* The port the server listens on. */
 uint16_t chttpd_port(chttpd_server *server);

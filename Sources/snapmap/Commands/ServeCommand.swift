@@ -13,6 +13,7 @@ let serveCommand = Command(
         .value("port", "PORT", "the port, 0 for any free one (default 8080)"),
         .value("threads", "N", "worker threads, 1…256 (default: one per core)"),
         .value("per-client-connections", "N", "connections one client address may hold, 1…8192 (default 256)"),
+        .value("request-timeout", "SECONDS", "time a client has to send a request's headers, and again its body, 1…300 (default 10)"),
         LiveOptions.database,
         LiveOptions.store,
         .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
@@ -42,9 +43,12 @@ let serveCommand = Command(
     pruning.schedule(deadline: .now() + 600, repeating: 600)
     pruning.setEventHandler { try? api.pruneGlow() }
     pruning.resume()
+    OpenFileLimit.raiseToHardLimit()
     let log = AccessLog(output: FileHandle.standardError)
     let perClient = try options.integer("per-client-connections", in: 1...8192) ?? HTTPServer.defaultPerClientLimit
-    let server = try HTTPServer(host: host, port: UInt16(port), threads: threads, perClientLimit: perClient, handler: { api.handle($0) },
+    let requestTimeout = try options.integer("request-timeout", in: HTTPServer.requestTimeoutRange) ?? HTTPServer.defaultRequestTimeout
+    let server = try HTTPServer(host: host, port: UInt16(port), threads: threads, perClientLimit: perClient, requestTimeout: requestTimeout,
+                                handler: { api.handle($0) },
                                 answered: { request, status, duration in log.record(request, status: status, duration: duration) })
     var banner = "listening on http://\(host):\(server.port) with \(threads) threads\n"
     if demo { banner += "viewer: http://\(host):\(server.port)/#token=\(try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue))\n" }
@@ -75,5 +79,16 @@ enum ServeLoop {
         done.wait()
         stop()
         sources.forEach { $0.cancel() }
+    }
+}
+
+/// The descriptors a server may open: each connection takes one, and the server allows
+/// `HTTPServer.connectionLimit` at once, beyond a shell's usual soft limit of 1,024.
+enum OpenFileLimit {
+    static func raiseToHardLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }
