@@ -27,6 +27,7 @@ extension Canvas {
             accumulator.sweep(rule: rule) { row, columns, uniform in
                 let coverage = accumulator.coverage
                 let rowBase = row * width
+                let frameRow = Double(row + originY)
                 switch paint {
                 case .solid(let color):
                     let source = color.premultiplied16
@@ -44,7 +45,7 @@ extension Canvas {
                     }
                 case .radialGradient(let gradient):
                     for column in columns {
-                        let source = gradient.color(x: Double(column) + 0.5, y: Double(row) + 0.5)
+                        let source = gradient.color(x: Double(column) + 0.5, y: frameRow + 0.5)
                         Self.blend(source, coverage: (uniform ?? coverage[column]) * scale, into: pixels, at: (rowBase + column) * 4)
                     }
                 case .image(let image, let rect):
@@ -53,7 +54,7 @@ extension Canvas {
                     for column in columns {
                         let amount = uniform ?? coverage[column]
                         guard amount > 0 else { continue }
-                        let source = image.sampleBilinear(x: (Double(column) + 0.5 - rect.x) * sx, y: (Double(row) + 0.5 - rect.y) * sy)
+                        let source = image.sampleBilinear(x: (Double(column) + 0.5 - rect.x) * sx, y: (frameRow + 0.5 - rect.y) * sy)
                         Self.blend(source, coverage: amount * scale, into: pixels, at: (rowBase + column) * 4)
                     }
                 }
@@ -113,10 +114,11 @@ extension Canvas {
 extension Canvas {
     /// Source-over of an image placed pixel for pixel with its top-left corner at (x, y) (a layer of the
     /// same grid, such as the glow).
-    public func composite(_ image: Image, x: Int = 0, y: Int = 0) {
+    public func composite(_ image: Image, x: Int = 0, y frameY: Int = 0) {
+        let y = frameY - originY
+        guard x < width, y < height, x + image.width > 0, y + image.height > 0 else { return }
         let columns = max(0, x)..<min(width, x + image.width)
         let rows = max(0, y)..<min(height, y + image.height)
-        guard !columns.isEmpty, !rows.isEmpty else { return }
         let canvasWidth = width
         storage.withUnsafeMutableBufferPointer { pixels in
             for row in rows {
@@ -126,6 +128,27 @@ extension Canvas {
                     let color = Premultiplied16(r: UInt32(image.premultiplied[source]), g: UInt32(image.premultiplied[source + 1]),
                                                 b: UInt32(image.premultiplied[source + 2]), a: UInt32(image.premultiplied[source + 3]))
                     Self.blend(color, coverage: 1, into: pixels, at: (row * canvasWidth + column) * 4)
+                }
+            }
+        }
+    }
+}
+
+extension Canvas {
+    /// Source-over of a paletted layer of the canvas's grid placed at the top-left corner: index 0 is
+    /// transparent, index i is `palette[i - 1]` (the same pixels as compositing the layer as an image).
+    public func composite(paletteIndices indices: [UInt16], width layerWidth: Int, height layerHeight: Int, palette: [Color]) throws(RasterError) {
+        guard indices.count == layerWidth * layerHeight, indices.allSatisfy({ Int($0) <= palette.count }) else {
+            throw .invalid(field: "paletteIndices", reason: "expected \(layerWidth * layerHeight) indices of at most \(palette.count)")
+        }
+        let colors = palette.map(\.premultiplied16)
+        let (columns, rows, canvasWidth) = (min(width, layerWidth), min(height, layerHeight), width)
+        storage.withUnsafeMutableBufferPointer { pixels in
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    let index = Int(indices[row * layerWidth + column])
+                    guard index > 0, colors[index - 1].a > 0 else { continue }
+                    Self.blend(colors[index - 1], coverage: 1, into: pixels, at: (row * canvasWidth + column) * 4)
                 }
             }
         }

@@ -10,17 +10,24 @@ public final class Canvas {
 
     public let width: Int
     public let height: Int
+    /// The row of the whole frame this canvas's first row shows when it is one band of a taller frame (0
+    /// otherwise). Drawing takes frame coordinates, and a band gets exactly the pixels of those rows of the frame.
+    public var originY: Int {
+        didSet { accumulatorStorage = nil }
+    }
     /// Premultiplied R, G, B, A per pixel, 0…65535, row-major.
     var storage: [UInt16]
     private var accumulatorStorage: CoverageAccumulator?
 
-    /// A canvas filled with `background`; refuses sizes beyond the limits, naming them.
-    public init(width: Int, height: Int, background: Color = .clear) throws(RasterError) {
+    /// A canvas filled with `background` (rows `originY ..< originY + height` of a frame); refuses sizes
+    /// beyond the limits, naming them.
+    public init(width: Int, height: Int, background: Color = .clear, originY: Int = 0) throws(RasterError) {
         guard (1...Self.maxSide).contains(width), (1...Self.maxSide).contains(height), width * height <= Self.maxPixels else {
             throw .canvasTooLarge(width: width, height: height, maxSide: Self.maxSide, maxPixels: Self.maxPixels)
         }
         self.width = width
         self.height = height
+        self.originY = originY
         let p = background.premultiplied16
         var pixel = [UInt16(p.r), UInt16(p.g), UInt16(p.b), UInt16(p.a)]
         if p == .clear {
@@ -52,20 +59,20 @@ public final class Canvas {
 
     /// A new canvas with the same pixels (to draw over a shared layer without touching it).
     public func copy() throws(RasterError) -> Canvas {
-        let copy = try Canvas(width: width, height: height, storage: storage)
-        return copy
+        try Canvas(width: width, height: height, originY: originY, storage: storage)
     }
 
-    private init(width: Int, height: Int, storage: [UInt16]) throws(RasterError) {
+    private init(width: Int, height: Int, originY: Int, storage: [UInt16]) throws(RasterError) {
         self.width = width
         self.height = height
+        self.originY = originY
         self.storage = storage
     }
 
     /// The accumulation grid for fills, made on first use and reused.
     var accumulator: CoverageAccumulator {
         if let accumulatorStorage { return accumulatorStorage }
-        let made = CoverageAccumulator(width: width, height: height)
+        let made = CoverageAccumulator(width: width, height: height, originY: originY)
         accumulatorStorage = made
         return made
     }

@@ -8,11 +8,15 @@ public enum FillRule: String, Sendable, Codable {
 
 /// Exact-area anti-aliasing (the AGG / FreeType / font-rs family): every edge adds its signed area and cover
 /// to the cells it crosses, and a running sum along each row turns those into per-pixel coverage.
-/// Edges are clipped to the grid in double precision first, so far-away or huge coordinates cost little
-/// and stay sound: parts above or below vanish, parts left or right become vertical edges on the border.
+/// Edges are clipped to the grid in double precision, so far-away or huge coordinates cost little and stay
+/// sound: parts above or below vanish, parts left or right become vertical edges on the border.
+/// The grid may be a band of a taller frame (rows `originY ..< originY + height` of it, in frame coordinates):
+/// where an edge crosses a row is computed from the edge alone, never from where the band starts, so a band
+/// gets exactly the coverage of the same rows of the whole frame.
 final class CoverageAccumulator {
     let width: Int
     let height: Int
+    let originY: Int
     private let stride: Int
     /// (width + 2) × height cells, rows of per-row touched column bounds: raw memory, because this is the
     /// innermost loop and array accesses on a class pay exclusivity checks.
@@ -25,9 +29,10 @@ final class CoverageAccumulator {
     /// The coverage of the row being swept, indexed by column.
     let coverage: UnsafeMutablePointer<Float>
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, originY: Int = 0) {
         self.width = width
         self.height = height
+        self.originY = originY
         stride = width + 2
         cells = .allocate(capacity: (width + 2) * height)
         cells.initialize(repeating: 0, count: (width + 2) * height)
@@ -50,7 +55,7 @@ final class CoverageAccumulator {
     /// wholly outside adds no winding inside.
     func add(_ rings: PolygonRings) {
         let points = rings.points
-        let (w, h) = (Double(width), Double(height))
+        let (w, top, bottom) = (Double(width), Double(originY), Double(originY + height))
         for ring in 0..<rings.ringCount {
             let range = rings.ring(ring)
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
@@ -58,7 +63,7 @@ final class CoverageAccumulator {
                 let p = points[index]
                 minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
-            guard maxY > 0, minY < h, minX < w, maxX > 0 else { continue }
+            guard maxY > top, minY < bottom, minX < w, maxX > 0 else { continue }
             var previous = points[range.upperBound - 1]
             for index in range {
                 addEdge(from: previous, to: points[index])
@@ -67,21 +72,12 @@ final class CoverageAccumulator {
         }
     }
 
-    /// Clips one edge to the grid and accumulates what remains.
+    /// Clips one edge (in frame coordinates) to the grid and accumulates what remains.
     func addEdge(from p0: Point, to p1: Point) {
         guard p0.y != p1.y, p0.x.isFinite, p0.y.isFinite, p1.x.isFinite, p1.y.isFinite else { return }
-        let h = Double(height)
-        if (p0.y <= 0 && p1.y <= 0) || (p0.y >= h && p1.y >= h) { return }
-        let dy = p1.y - p0.y
-        let t0 = (0 - p0.y) / dy
-        let t1 = (h - p0.y) / dy
-        let enter = max(0, min(t0, t1))
-        let exit = min(1, max(t0, t1))
-        guard enter < exit else { return }
-        let dx = p1.x - p0.x
-        let a = Point(enter == 0 ? p0.x : p0.x + dx * enter, enter == 0 ? p0.y : (t0 < t1 ? 0 : h))
-        let b = Point(exit == 1 ? p1.x : p0.x + dx * exit, exit == 1 ? p1.y : (t0 < t1 ? h : 0))
-        splitAtSides(a, b)
+        let (top, bottom) = (Double(originY), Double(originY + height))
+        if (p0.y <= top && p1.y <= top) || (p0.y >= bottom && p1.y >= bottom) { return }
+        splitAtSides(p0, p1)
     }
 
     /// Cuts the edge where it crosses x = 0 and x = width and clamps each piece onto the grid.
@@ -110,22 +106,27 @@ final class CoverageAccumulator {
         if cutHigh < 1 { accumulate(clamped(far), clamped(b)) }
     }
 
-    /// font-rs's line accumulation for an edge inside [0, width] × [0, height].
+    /// font-rs's line accumulation for an edge inside [0, width], over the rows of the band it crosses; the
+    /// edge's x at a row boundary comes from its ends alone (the same in every band).
     private func accumulate(_ start: Point, _ end: Point) {
         guard start.y != end.y else { return }
         let (top, bottom, direction) = start.y < end.y ? (start, end, 1.0) : (end, start, -1.0)
         let dxdy = (bottom.x - top.x) / (bottom.y - top.y)
+        guard dxdy.isFinite else { return }
         let gridRight = Double(width)
-        var x = top.x
-        let firstRow = max(0, Int(top.y.rounded(.down)))
-        let endRow = min(height, Int(bottom.y.rounded(.up)))
+        func crossing(at y: Double) -> Double { y >= bottom.y ? bottom.x : min(max(top.x + (y - top.y) * dxdy, 0), gridRight) }
+        let firstRow = max(originY, Int(max(top.y, -1e15).rounded(.down)))
+        let endRow = min(originY + height, Int(min(bottom.y, 1e15).rounded(.up)))
         guard firstRow < endRow else { return }
-        touchedFirstRow = min(touchedFirstRow, firstRow)
-        touchedEndRow = max(touchedEndRow, endRow)
-        for row in firstRow..<endRow {
+        touchedFirstRow = min(touchedFirstRow, firstRow - originY)
+        touchedEndRow = max(touchedEndRow, endRow - originY)
+        var x = crossing(at: max(Double(firstRow), top.y))
+        for frameRow in firstRow..<endRow {
+            let row = frameRow - originY
             let base = row * stride
-            let dy = min(Double(row + 1), bottom.y) - max(Double(row), top.y)
-            let xNext = min(max(x + dxdy * dy, 0), gridRight)
+            let rowBottom = min(Double(frameRow + 1), bottom.y)
+            let dy = rowBottom - max(Double(frameRow), top.y)
+            let xNext = crossing(at: rowBottom)
             let d = dy * direction
             let (left, right) = x < xNext ? (x, xNext) : (xNext, x)
             let leftFloor = left.rounded(.down)

@@ -56,8 +56,9 @@ extension Canvas {
               abs(bounds.minX) < 1e7, abs(bounds.minY) < 1e7 else { return }
         let margin = Int((3 * sigma).rounded(.up)) + 1
         let x0 = Int(bounds.minX.rounded()) - margin
-        let y0 = Int(bounds.minY.rounded()) - margin
-        let local = device.transformed(by: .translation(-bounds.minX + bounds.minX.rounded() - Double(x0), -bounds.minY + bounds.minY.rounded() - Double(y0)))
+        let frameY0 = Int(bounds.minY.rounded()) - margin
+        let y0 = frameY0 - originY
+        let local = device.transformed(by: .translation(-bounds.minX + bounds.minX.rounded() - Double(x0), -bounds.minY + bounds.minY.rounded() - Double(frameY0)))
         let maskWidth = Int((bounds.width).rounded(.up)) + 2 * margin + 1
         let maskHeight = Int((bounds.height).rounded(.up)) + 2 * margin + 1
         guard x0 < width, y0 < height, x0 + maskWidth > 0, y0 + maskHeight > 0, maskWidth * maskHeight <= Self.maxPixels else { return }

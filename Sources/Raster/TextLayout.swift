@@ -46,7 +46,7 @@ extension Canvas {
                 let phase = glyph.quarterX - whole * Font.subpixelPhases
                 let bitmap = layout.font.bitmap(glyph: glyph.id, size: layout.size, phase: phase)
                 let left = Int(start.x) + whole + bitmap.left
-                let top = Int(start.y) + Int(glyph.y.rounded()) - bitmap.top
+                let top = Int(start.y) + Int(glyph.y.rounded()) - bitmap.top - originY
                 for row in 0..<bitmap.height {
                     let y = top + row
                     guard y >= 0, y < canvasHeight else { continue }
