@@ -29,16 +29,32 @@ public struct HeatRenderer: Sendable {
     /// The glow as an image of the view's size (transparent where there is no activity).
     public func render(_ view: MapView) throws(RasterError) -> Image {
         let field = density(for: view)
-        let colors = style.ramp.map { $0.withOpacity(style.opacity) }
-        let scale = Float(255 / style.maxDensity)
+        let colors = palette
         var pixels = [UInt8](repeating: 0, count: field.width * field.height * 4)
         for (index, value) in field.values.enumerated() where value > 0 {
-            let color = colors[Int(min(value * scale, 255).rounded())]
+            let color = colors[rampIndex(value)]
             pixels[4 * index] = color.r
             pixels[4 * index + 1] = color.g
             pixels[4 * index + 2] = color.b
             pixels[4 * index + 3] = color.a
         }
         return try Image(width: field.width, height: field.height, straightRGBA: pixels)
+    }
+
+    /// Draws the glow of a view source-over onto a canvas of the view's size: the pixels `render` would
+    /// composite, without the image (a band of a large frame holds only its density and ramp indices).
+    public func draw(_ view: MapView, into canvas: Canvas) throws(RasterError) {
+        let field = density(for: view)
+        var indices = [UInt16](repeating: 0, count: field.values.count)
+        for (index, value) in field.values.enumerated() where value > 0 { indices[index] = UInt16(rampIndex(value) + 1) }
+        try canvas.composite(paletteIndices: indices, width: field.width, height: field.height, palette: palette)
+    }
+
+    /// The ramp's colours at the style's opacity.
+    private var palette: [Color] { style.ramp.map { $0.withOpacity(style.opacity) } }
+
+    /// The ramp entry of a density.
+    private func rampIndex(_ value: Float) -> Int {
+        Int(min(value * Float(255 / style.maxDensity), 255).rounded())
     }
 }

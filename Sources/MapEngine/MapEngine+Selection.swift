@@ -26,8 +26,7 @@ extension MapEngine {
         let (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         let frame = try renderFrame(framed, layers: layers.union([.pins]), friends: friends, selected: selected, now: now, sharing: sharing)
         if let card = layout.card {
-            let color = (try? Color(hex: friends.first { $0.id == selected }?.color ?? "#8A8D91")) ?? .black
-            cardLook.draw(card, color: color, font: labelFont, masks: shadowMasks, scale: framed.scale, into: frame.canvas)
+            cardLook.draw(card, color: cardColor(of: selected, among: friends), font: labelFont, masks: shadowMasks, scale: framed.scale, into: frame.canvas)
         }
         return RenderedFrame(canvas: frame.canvas, layout: layout, shared: frame.shared)
     }

@@ -173,10 +173,10 @@ public final class MapEngine: Sendable {
             .joined(separator: "/")
     }
 
-    private func renderBase(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
+    func renderBase(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
         if layers.contains(.base) { baseMap.draw(into: canvas, view: view) }
-        if layers.contains(.heat) { canvas.composite(try heatRenderer(for: view, now: now).render(view)) }
+        if layers.contains(.heat) { try heatRenderer(for: view, now: now).draw(view, into: canvas) }
         return canvas
     }
 
@@ -197,7 +197,7 @@ public final class MapEngine: Sendable {
     public func renderHeatTile(_ tile: TileID, tileSize: Int = 256, scale: Double = 1, now: Date) throws -> Canvas {
         let view = MapView(tile: tile, tileSize: tileSize, scale: scale)
         let canvas = try Canvas(width: view.width, height: view.height)
-        canvas.composite(try heatRenderer(for: view, now: now).render(view))
+        try heatRenderer(for: view, now: now).draw(view, into: canvas)
         return canvas
     }
 

@@ -33,8 +33,8 @@ extension MapAPI {
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
             return conditional(request, tag: tag, cacheControl: cacheControl) {
                 renders.answer {
-                    let frame = try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
-                    return HTTPResponse(status: 200, contentType: "image/png", body: try frame.png())
+                    let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
+                    return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
                 }
             }
         case "layout.json":
@@ -74,9 +74,9 @@ extension MapAPI {
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
             renders.answer {
-                let frame = try engine.renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer,
-                                                           sharing: sharedLayers)
-                return HTTPResponse(status: 200, contentType: "image/png", body: try frame.png())
+                let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: true, now: now,
+                                                   viewer: viewer, sharing: sharedLayers)
+                return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
             }
         }
     }

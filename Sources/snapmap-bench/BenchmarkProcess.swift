@@ -30,6 +30,11 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
 /// process measures the process, not the launcher.
 enum ProcessTimer {
     static func run(_ arguments: [String]) throws {
+        _ = try runMeasuringMemory(arguments)
+    }
+
+    /// Runs the process and returns its peak resident set in bytes (the kernel's ru_maxrss).
+    static func runMeasuringMemory(_ arguments: [String]) throws -> Int {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,7 +46,9 @@ enum ProcessTimer {
             throw BenchmarkFailure(message: "cannot start \(arguments[0])")
         }
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
         guard status == 0 else { throw BenchmarkFailure(message: "\(arguments.joined(separator: " ")) failed with status \(status)") }
+        return usage.ru_maxrss * 1024
     }
 }

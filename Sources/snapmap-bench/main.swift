@@ -9,6 +9,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("glow", GlowBenchmark.run),
     ("layout", LayoutBenchmark.run),
     ("stages", FrameStagesBenchmark.run),
+    ("memory", MemoryBenchmark.run),
     ("fly", FlyBenchmark.run),
     ("serve", ServeBenchmark.run),
     ("live", LiveBenchmark.run),

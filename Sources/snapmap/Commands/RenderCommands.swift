@@ -23,21 +23,17 @@ let renderCommand = Command(
     let layers = try options.request.layers(default: [.base])
     let view = layers.contains(.pins) || layers.contains(.heat) ? try LiveOptions.view(options, engine: engine) : nil
     let selected = try options.request.selected(among: view?.friends ?? [])
-    let frame: RenderedFrame
-    if options.flag("at-selection") {
-        guard let selected, let view else { throw UsageError(description: "--at-selection needs --selected ID and the pins layer") }
-        frame = try engine.renderSelectedFrame(viewport, layers: layers, friends: view.friends, selected: selected, now: view.now, viewer: view.location)
-    } else {
-        frame = try engine.renderFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: selected, now: view?.now ?? engine.scene.capturedAt)
-    }
-    let png = try PNGCodec.encode(frame.canvas)
-    var written = ["\(out) (\(frame.canvas.width)×\(frame.canvas.height) px)"]
+    let atSelection = options.flag("at-selection")
+    if atSelection && (selected == nil || view == nil) { throw UsageError(description: "--at-selection needs --selected ID and the pins layer") }
+    let frame = try engine.encodeFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: selected, atSelection: atSelection,
+                                       now: view?.now ?? engine.scene.capturedAt, viewer: view?.location)
+    var written = ["\(out) (\(frame.width)×\(frame.height) px)"]
     if let layoutOut = try options.path("layout-out") {
         guard let layout = frame.layout else { throw UsageError(description: "--layout-out needs the pins layer (--layers ...,pins)") }
         try Data((try JSONOutput.encode(layout) + "\n").utf8).write(to: URL(fileURLWithPath: layoutOut))
         written.append(layoutOut)
     }
-    try Data(png).write(to: URL(fileURLWithPath: out))
+    try Data(frame.png).write(to: URL(fileURLWithPath: out))
     return "wrote " + written.joined(separator: " and ")
 }
 

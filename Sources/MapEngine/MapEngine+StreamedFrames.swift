@@ -1,0 +1,88 @@
+import Foundation
+import GeoCore
+import PinLayout
+import Raster
+
+/// A frame as PNG, with the layout its pins were drawn from (when it has pins).
+public struct EncodedFrame {
+    public let png: [UInt8]
+    public let width: Int
+    public let height: Int
+    public let layout: PinLayoutResult?
+}
+
+/// Frames as PNG, large ones band by band: a band is rendered, its pins and card drawn over it in frame
+/// coordinates, and it is handed to the encoder, so memory stays bounded by a few bands whatever the frame's
+/// size. The bytes are those of the whole-canvas path (a band gets exactly its rows of the whole frame).
+extension MapEngine {
+    /// Frames of more pixels than this are streamed (the whole 16-bit canvas of one would be 64 MiB and more).
+    public static let streamedFramePixels = 8 * 1024 * 1024
+    /// Bands rendered at once when streaming: memory is bounded by this many bands, whatever the core count.
+    public static let streamedBandsInFlight = 2
+
+    /// The PNG of a frame (at the selection camera of `selected`, with its card, when `atSelection`); frames of
+    /// more than `streamAbove` pixels are streamed.
+    public func encodeFrame(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String? = nil, atSelection: Bool = false,
+                            now: Date, viewer: Coordinate? = nil, sharing: SharedLayers? = nil,
+                            streamAbove: Int = MapEngine.streamedFramePixels) throws -> EncodedFrame {
+        var framed = viewport
+        var layout: PinLayoutResult?
+        if atSelection {
+            guard let selected else { throw BadParameter(name: "selected", message: "is required at the selection camera") }
+            (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
+        }
+        try checkFrame(framed)
+        let (width, height) = (framed.pixelWidth, framed.pixelHeight)
+        func whole() throws -> EncodedFrame {
+            let frame = if atSelection, let selected {
+                try renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer, sharing: sharing)
+            } else {
+                try renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharing)
+            }
+            return EncodedFrame(png: try frame.png(), width: width, height: height, layout: frame.layout)
+        }
+        guard width * height > streamAbove, width * height >= PNGCodec.minimumBandedPixels else { return try whole() }
+        let drawn = atSelection ? layers.union([.pins]) : layers
+        if drawn.contains(.pins), layout == nil { layout = try self.layout(framed, friends: friends, selected: selected, now: now) }
+        let overlay = layout.map { Overlay(layout: $0, friends: friends, cardColor: cardColor(of: selected, among: friends)) }
+        guard let png = try streamFrame(framed, layers: drawn.subtracting([.pins]), overlay: overlay, now: now) else { return try whole() }
+        return EncodedFrame(png: png, width: width, height: height, layout: layout)
+    }
+
+    /// What is drawn over the base and glow of each band: the pins of a layout and, when it has one, its card.
+    private struct Overlay {
+        let layout: PinLayoutResult
+        let friends: [Friend]
+        let cardColor: Color
+    }
+
+    /// The card's avatar colour: the selected friend's, grey when unknown (as `renderSelectedFrame` draws it).
+    func cardColor(of selected: String?, among friends: [Friend]) -> Color {
+        (try? Color(hex: friends.first { $0.id == selected }?.color ?? "#8A8D91")) ?? .black
+    }
+
+    /// Renders the frame's bands a round at a time (`streamedBandsInFlight` in parallel), draws the overlay over each and
+    /// encodes it; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
+    private func streamFrame(_ viewport: Viewport, layers: Set<MapLayer>, overlay: Overlay?, now: Date) throws -> [UInt8]? {
+        let view = MapView(viewport: viewport)
+        let bands = view.bands(count: max(1, view.height / Self.bandHeight))
+        let tops = bands.reduce(into: [0]) { $0.append($0.last! + $1.height) }
+        let encoder = try PNGStreamEncoder(width: view.width, height: view.height, opaque: layers.contains(.base))
+        let perRound = Self.streamedBandsInFlight
+        for start in stride(from: 0, to: bands.count, by: perRound) {
+            let canvases = try ConcurrentMap.map(Array(start..<min(bands.count, start + perRound))) { index in
+                let canvas = try self.renderBase(bands[index], layers: layers, now: now)
+                canvas.originY = tops[index]
+                if let overlay {
+                    self.drawPins(overlay.layout, friends: overlay.friends, into: canvas)
+                    if let card = overlay.layout.card {
+                        self.cardLook.draw(card, color: overlay.cardColor, font: self.labelFont, masks: self.shadowMasks, scale: viewport.scale, into: canvas)
+                    }
+                }
+                return canvas
+            }.map { try $0.get() }
+            for canvas in canvases { try encoder.append(canvas) }
+        }
+        return try encoder.finish()
+    }
+}

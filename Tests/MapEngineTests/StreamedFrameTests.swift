@@ -1,0 +1,31 @@
+import Foundation
+import GeoCore
+import Raster
+import Testing
+@testable import MapEngine
+
+/// Large frames are rendered and encoded band by band; these frames are streamed on purpose (`streamAbove: 0`)
+/// and must give the bytes of the whole-canvas path, pins and card included, opaque and translucent.
+@Suite("Frames streamed band by band")
+struct StreamedFrameTests {
+    @Test func streamedFramesGiveTheBytesOfTheWholeCanvas() throws {
+        let engine = try EngineFixture.engine.get()
+        let friends = try LiveFixture.samsFriends()
+        let scene = engine.scene
+        let cases: [(Coordinate, Double, Double, Set<MapLayer>, String?, Bool)] = [
+            (scene.viewport.center, 14.5, 3, [.base, .heat, .pins], nil, false),
+            (try Coordinate(lat: 40.7190, lon: -73.9560), 15.2, 2, [.base, .heat, .pins], "theo", false),
+            (scene.viewport.center, 14.5, 2, [.base, .heat, .pins], "jordan", true),
+            (scene.viewport.center, 13.7, 1, [.heat, .pins], nil, false),
+            (try Coordinate(lat: 40.7150, lon: -73.9620), 16.5, 1, [.base], nil, false),
+        ]
+        for (center, zoom, scale, layers, selected, atSelection) in cases {
+            let viewport = try Viewport(center: center, zoom: zoom, size: ScreenSize(width: 393, height: 852), scale: scale, insets: scene.viewport.insets)
+            let whole = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: scene.capturedAt)
+            let streamed = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection,
+                                                  now: scene.capturedAt, streamAbove: 0)
+            #expect(streamed.png == whole.png, "\(center) z\(zoom) @\(scale)x \(layers.map(\.rawValue).sorted()) \(selected ?? "none") \(atSelection)")
+            #expect(streamed.layout?.pins.map(\.id) == whole.layout?.pins.map(\.id))
+        }
+    }
+}
