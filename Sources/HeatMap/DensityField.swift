@@ -53,15 +53,27 @@ public struct DensityField: Sendable {
         GaussianBlur.blur(&grid, width: columns, height: rows, kernel: kernel)
         let (width, height) = (view.width, view.height)
         let blurred = grid
+        // Where each column falls in the grid is the same on every row: worked out once.
+        let columnCells = (0..<width).map { column -> (Int, Float) in
+            let u = (originX + Double(column) + 0.5) / cell - Double(firstColumn)
+            return (Int(u), Float(u - Double(Int(u))))
+        }
         values = .filledConcurrently(count: width * height, initial: 0, minimumPerPart: 65_536) { range, output in
-            for index in range {
-                let u = (originX + Double(index % width) + 0.5) / cell - Double(firstColumn)
-                let v = (originY + Double(index / width) + 0.5) / cell - Double(firstRow)
-                let (i, j) = (Int(u), Int(v))
-                let (fu, fv) = (Float(u - Double(i)), Float(v - Double(j)))
-                let top = blurred[j * columns + i] * (1 - fu) + blurred[j * columns + i + 1] * fu
-                let bottom = blurred[(j + 1) * columns + i] * (1 - fu) + blurred[(j + 1) * columns + i + 1] * fu
-                output.write(top * (1 - fv) + bottom * fv, at: index)
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let row = index / width
+                let rowEnd = min(range.upperBound, (row + 1) * width)
+                let v = (originY + Double(row) + 0.5) / cell - Double(firstRow)
+                let j = Int(v)
+                let fv = Float(v - Double(j))
+                let (upper, lower) = (j * columns, (j + 1) * columns)
+                for position in index..<rowEnd {
+                    let (i, fu) = columnCells[position - row * width]
+                    let top = blurred[upper + i] * (1 - fu) + blurred[upper + i + 1] * fu
+                    let bottom = blurred[lower + i] * (1 - fu) + blurred[lower + i + 1] * fu
+                    output.write(top * (1 - fv) + bottom * fv, at: position)
+                }
+                index = rowEnd
             }
         }
         self.width = width

@@ -110,8 +110,14 @@ public final class Canvas {
                     let rows = (task * Self.conversionRowsPerTask)..<min(height, (task + 1) * Self.conversionRowsPerTask)
                     if dropAlpha && opaque {
                         // Opaque pixels: premultiplied equals straight, so each channel only changes scale.
-                        for index in (rows.lowerBound * width * 4)..<(rows.upperBound * width * 4) where index & 3 != 3 {
-                            input.output[index - index >> 2] = UInt8((UInt32(input.source[index]) &* 255 &+ 32767) / 65535)
+                        var source = input.source + rows.lowerBound * width * 4
+                        var output = input.output + rows.lowerBound * width * 3
+                        for _ in 0..<(rows.count * width) {
+                            output[0] = UInt8((UInt32(source[0]) &* 255 &+ 32767) / 65535)
+                            output[1] = UInt8((UInt32(source[1]) &* 255 &+ 32767) / 65535)
+                            output[2] = UInt8((UInt32(source[2]) &* 255 &+ 32767) / 65535)
+                            source += 4
+                            output += 3
                         }
                         return
                     }
