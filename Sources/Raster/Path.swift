@@ -84,13 +84,18 @@ public struct Path: Sendable {
 
     /// The path with every point mapped by `transform`.
     public func transformed(by transform: AffineTransform) -> Path {
+        mapped(transform.apply)
+    }
+
+    /// The path with every point (ends and controls) passed through `map`.
+    public func mapped(_ map: (Point) -> Point) -> Path {
         var result = Path()
         result.elements = elements.map { element in
             switch element {
-            case .move(let p): return .move(transform.apply(p))
-            case .line(let p): return .line(transform.apply(p))
-            case .quad(let c, let p): return .quad(control: transform.apply(c), to: transform.apply(p))
-            case .cubic(let c1, let c2, let p): return .cubic(control1: transform.apply(c1), control2: transform.apply(c2), to: transform.apply(p))
+            case .move(let p): return .move(map(p))
+            case .line(let p): return .line(map(p))
+            case .quad(let c, let p): return .quad(control: map(c), to: map(p))
+            case .cubic(let c1, let c2, let p): return .cubic(control1: map(c1), control2: map(c2), to: map(p))
             case .close: return .close
             }
         }

@@ -5,6 +5,8 @@ import Foundation
 public final class ShadowMasks: @unchecked Sendable {
     struct Key: Hashable {
         let elements: [Path.Element]
+        let width: Int
+        let height: Int
         let sigma: Double
     }
 
@@ -24,13 +26,11 @@ public final class ShadowMasks: @unchecked Sendable {
 
     /// The mask of a path in mask coordinates (its bounds inside a margin of 3σ + 1), made once.
     func mask(for local: Path, width: Int, height: Int, sigma: Double) -> Mask {
-        let key = Key(elements: local.elements, sigma: sigma)
+        let key = Key(elements: local.elements, width: width, height: height, sigma: sigma)
+        // Made under the lock: threads drawing the same new shape at once (frames of an animation) make it once.
         lock.lock()
-        if let known = masks[key] {
-            lock.unlock()
-            return known
-        }
-        lock.unlock()
+        defer { lock.unlock() }
+        if let known = masks[key] { return known }
         let accumulator = CoverageAccumulator(width: width, height: height)
         accumulator.add(PolygonRings(PathFlattener.contours(of: local)))
         var values = [Float](repeating: 0, count: width * height)
@@ -39,15 +39,16 @@ public final class ShadowMasks: @unchecked Sendable {
         }
         if sigma > 0 { GaussianBlur.blur(&values, width: width, height: height, kernel: GaussianBlur.kernel(sigma: sigma)) }
         let mask = Mask(width: width, height: height, values: values)
-        lock.lock()
         if masks.count >= Self.capacity { masks.removeAll(keepingCapacity: true) }
         masks[key] = mask
-        lock.unlock()
         return mask
     }
 }
 
 extension Canvas {
+    /// Shadow shapes are snapped to 1/`shadowGrid` of a pixel (invisible under a blur).
+    static let shadowGrid = 256.0
+
     /// Draws the soft shadow of a path placed on whole pixels (moved by less than half a pixel, invisible in a
     /// blur), with its blurred mask from `masks`.
     public func drawShadow(of path: Path, color: Color, sigma: Double, offset: Point, masks: ShadowMasks) {
@@ -58,7 +59,9 @@ extension Canvas {
         let x0 = Int(bounds.minX.rounded()) - margin
         let frameY0 = Int(bounds.minY.rounded()) - margin
         let y0 = frameY0 - originY
-        let local = device.transformed(by: .translation(-bounds.minX + bounds.minX.rounded() - Double(x0), -bounds.minY + bounds.minY.rounded() - Double(frameY0)))
+        // On a grid of 1/256 px, so that the same shape anywhere (whose translated points differ in their last bits) is one mask.
+        let (dx, dy) = (-bounds.minX + bounds.minX.rounded() - Double(x0), -bounds.minY + bounds.minY.rounded() - Double(frameY0))
+        let local = device.mapped { Point(((($0.x + dx) * Self.shadowGrid).rounded()) / Self.shadowGrid, ((($0.y + dy) * Self.shadowGrid).rounded()) / Self.shadowGrid) }
         let maskWidth = Int((bounds.width).rounded(.up)) + 2 * margin + 1
         let maskHeight = Int((bounds.height).rounded(.up)) + 2 * margin + 1
         guard x0 < width, y0 < height, x0 + maskWidth > 0, y0 + maskHeight > 0, maskWidth * maskHeight <= Self.maxPixels else { return }
