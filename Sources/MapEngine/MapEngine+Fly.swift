@@ -9,6 +9,8 @@ extension MapEngine {
     public static let flyFrameRates = [30, 60]
     /// The card's slide: a critically damped spring that settles within this many seconds.
     public static let cardSlideSeconds = 0.3
+    /// The largest fly-to frame, in pixels (an iPad-sized screen at @2x); every frame is a full render.
+    public static let flyMaxPixels = 6_000_000
 
     public func flyAnimation(_ viewport: Viewport, friends: [Friend], selected: String, now: Date, viewer: Coordinate? = nil,
                              framesPerSecond: Int = 30) throws -> [APNG.Frame] {
@@ -16,26 +18,33 @@ extension MapEngine {
             throw BadParameter(name: "fps", message: "must be 30 or 60, got \(framesPerSecond)")
         }
         let (framed, layout, answer) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
+        guard framed.pixelWidth * framed.pixelHeight <= Self.flyMaxPixels else {
+            throw BadParameter(name: "size", message: "a fly-to frame of \(framed.pixelWidth)×\(framed.pixelHeight) px is too large: allowed at most \(Self.flyMaxPixels) pixels")
+        }
         let step = Int(FlyToPath.framesPerSecond) / framesPerSecond
         let delay = 1000 / framesPerSecond
         let path = stride(from: 0, to: answer.path.count - 1, by: step).map { answer.path[$0] }
         var frames = try ConcurrentMap.map(path) { frame in
-            try self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins], friends: friends,
-                                 selected: selected, now: now).canvas
-        }.map { APNG.Frame(canvas: try $0.get(), delayMilliseconds: delay) }
+            try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
+                                                    friends: friends, selected: selected, now: now).canvas, delayMilliseconds: delay)
+        }.map { try $0.get() }
         guard let card = layout.card else { return frames }
-        let color = (try? Color(hex: friends.first { $0.id == selected }?.color ?? "#8A8D91")) ?? .black
-        let settled = try renderFrame(framed, layers: [.base, .heat, .pins], friends: friends, selected: selected, now: now).canvas
+        let color = cardColor(of: selected, among: friends)
+        // The card covers only the bottom: each slide frame recompresses only the bands it changes.
+        let settled = SharedLayer(canvas: try renderFrame(framed, layers: [.base, .heat, .pins], friends: friends, selected: selected, now: now).canvas)
         let slides = max(1, Int((Self.cardSlideSeconds * Double(framesPerSecond)).rounded()))
-        for index in 1...slides {
+        frames += try ConcurrentMap.map(Array(1...slides)) { index in
             let t = Double(index) / Double(slides)
             let omega = 22.0
             let progress = index == slides ? 1 : 1 - (1 + omega * t * Self.cardSlideSeconds) * exp(-omega * t * Self.cardSlideSeconds)
-            let canvas = try settled.copy()
-            cardLook.draw(card.moved(down: card.rect.height * (1 - progress)), color: color, font: labelFont, masks: shadowMasks,
-                          scale: framed.scale, into: canvas)
-            frames.append(APNG.Frame(canvas: canvas, delayMilliseconds: index == slides ? 1000 : delay))
-        }
+            let canvas = try settled.canvas.copy()
+            // Whole pixels, so that every slide frame reuses the card's blurred shadow mask.
+            let offset = (card.rect.height * (1 - progress) * framed.scale).rounded() / framed.scale
+            self.cardLook.draw(card.moved(down: offset), color: color, font: self.labelFont, masks: self.shadowMasks,
+                               scale: framed.scale, into: canvas)
+            return APNG.Frame(png: try settled.png(of: canvas), width: canvas.width, height: canvas.height,
+                              delayMilliseconds: index == slides ? 1000 : delay)
+        }.map { try $0.get() }
         return frames
     }
 }

@@ -4,35 +4,44 @@ import Foundation
 /// `fcTL` and `fdAT` chunks of the specification, which libpng does not write. Readers without APNG support
 /// show the first frame.
 public enum APNG {
-    /// One frame and how long it shows, in milliseconds.
-    public struct Frame {
-        public let canvas: Canvas
+    /// One frame, kept as its PNG (an animation of full frames would not fit in memory as canvases), and how
+    /// long it shows, in milliseconds.
+    public struct Frame: Sendable {
+        public let png: [UInt8]
+        public let width: Int
+        public let height: Int
         public let delayMilliseconds: Int
 
-        public init(canvas: Canvas, delayMilliseconds: Int) {
-            self.canvas = canvas
+        /// A frame already encoded as a PNG of `width`×`height`.
+        public init(png: [UInt8], width: Int, height: Int, delayMilliseconds: Int) {
+            self.png = png
+            self.width = width
+            self.height = height
             self.delayMilliseconds = delayMilliseconds
+        }
+
+        /// A frame of a canvas, encoded now.
+        public init(canvas: Canvas, delayMilliseconds: Int) throws(RasterError) {
+            self.init(png: try PNGCodec.encode(canvas), width: canvas.width, height: canvas.height, delayMilliseconds: delayMilliseconds)
         }
     }
 
-    /// Encodes frames of one size, played once. Each frame is encoded on its own (in parallel) and its image data
-    /// reused as the animation's.
+    /// Joins frames of one size, played once: each frame's image data becomes the animation's.
     public static func encode(_ frames: [Frame]) throws(RasterError) -> [UInt8] {
-        guard let first = frames.first, frames.allSatisfy({ $0.canvas.width == first.canvas.width && $0.canvas.height == first.canvas.height }) else {
+        guard let first = frames.first, frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
             throw .invalid(field: "frames", reason: "an animation needs at least one frame, all of one size")
         }
-        let pngs = ConcurrentBands.map(frames.count) { index in Result { () throws(RasterError) -> [UInt8] in try PNGCodec.encode(frames[index].canvas) } }
         var output: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var sequence: UInt32 = 0
-        for (index, result) in pngs.enumerated() {
-            let chunks = try Self.chunks(of: result.get())
+        for (index, frame) in frames.enumerated() {
+            let chunks = try Self.chunks(of: frame.png)
             if index == 0 {
                 guard let header = chunks.first(where: { $0.type == "IHDR" }) else { throw .png("a frame without IHDR") }
                 append("IHDR", header.data, to: &output)
                 append("acTL", bigEndian(UInt32(frames.count)) + bigEndian(1), to: &output)
             }
             let delay = UInt16(clamping: frames[index].delayMilliseconds)
-            let control = bigEndian(sequence) + bigEndian(UInt32(first.canvas.width)) + bigEndian(UInt32(first.canvas.height))
+            let control = bigEndian(sequence) + bigEndian(UInt32(first.width)) + bigEndian(UInt32(first.height))
                 + bigEndian(0) + bigEndian(0) + [UInt8(delay >> 8), UInt8(delay & 0xFF), 0x03, 0xE8] + [0, 0]
             append("fcTL", control, to: &output)
             sequence += 1

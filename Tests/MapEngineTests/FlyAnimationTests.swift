@@ -57,3 +57,19 @@ struct FlyAnimationTests {
         #expect(extracted.count == frames.count)
     }
 }
+
+extension FlyAnimationTests {
+    /// Every frame of a fly-to is a full render: frames beyond `flyMaxPixels` are refused, naming the size.
+    @Test func flyToFramesHaveASizeLimit() throws {
+        let engine = try EngineFixture.engine.get()
+        let scene = engine.scene
+        let large = try Viewport(center: scene.viewport.center, zoom: scene.viewport.zoom, size: ScreenSize(width: 1200, height: 2000), scale: 3,
+                                 insets: scene.viewport.insets)
+        #expect(large.pixelWidth * large.pixelHeight > MapEngine.flyMaxPixels)
+        #expect {
+            try engine.flyAnimation(large, friends: try LiveFixture.samsFriends(), selected: "jordan", now: scene.capturedAt)
+        } throws: { error in
+            (error as? BadParameter)?.name == "size"
+        }
+    }
+}
