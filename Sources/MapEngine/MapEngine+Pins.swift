@@ -63,8 +63,10 @@ extension MapEngine {
         let subjectsByID = byID.mapValues { subjects([$0])[0] }
         let images = byID.compactMapValues { friend in friend.avatar.flatMap { avatars.image($0) } }
         PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images, shadows: shadowMasks).draw(layout, texts: { layout, id in
-            if let group = layout.group(id) { return engine.labelText(group.members.compactMap { subjectsByID[$0] }, now: now) }
-            return subjectsByID[id].map { engine.labelText([$0], now: now) } ?? (id, "")
+            if let group = layout.group(id) {
+                return engine.labelText(group.members.compactMap { subjectsByID[$0] }, now: now, short: group.labelShort)
+            }
+            return subjectsByID[id].map { engine.labelText([$0], now: now, short: layout.pin(id)?.labelShort == true) } ?? (id, "")
         }, into: canvas)
     }
 }

@@ -40,6 +40,15 @@ public struct CollisionGrid: Sendable {
         return first
     }
 
+    /// Every registered box that `box` overlaps, by insertion order.
+    public func overlapping(_ box: ScreenRect) -> [Int] {
+        var found = Set<Int>()
+        for key in keys(for: box) {
+            for index in cells[key] ?? [] where boxes[index].overlaps(box) { found.insert(index) }
+        }
+        return found.sorted()
+    }
+
     public mutating func insert(_ box: ScreenRect) {
         for key in keys(for: box) { cells[key, default: []].append(boxes.count) }
         boxes.append(box)

@@ -1,10 +1,11 @@
 import Foundation
 import GeoCore
 
-/// Lays out friends' pins for a viewport: groups friends who stand together, places avatars in priority
-/// order (an avatar that would touch a placed one joins its group, so none overlap and nobody vanishes),
-/// then places labels in priority order at the first free anchor (below, above, right, left; the previous
-/// anchor first when it still fits) against a collision grid. Nothing goes under the insets.
+/// Lays out friends' pins for a viewport, MapLibre's way: symbols (an avatar and its label) are placed as a unit
+/// in priority order, so a higher-priority friend's label wins over a lower-priority avatar. Friends whose round
+/// avatars would overlap by more than the style allows are grouped first (`PinGrouping`). Each label tries its
+/// previous anchor, then the eight anchors, first where it hides no avatar still to come, then in its short form,
+/// and only then where it does; a label or avatar that cannot show says why in the JSON. Nothing goes under the insets.
 public struct PinLayoutEngine: Sendable {
     public let style: PinStyle
     public let measurer: any TextMeasuring
@@ -21,7 +22,18 @@ public struct PinLayoutEngine: Sendable {
         var avatar: ScreenRect?
         var label: ScreenRect?
         var anchor: LabelAnchor?
+        var labelShort = false
+        var labelHidden: String?
+        var hidden: String?
+
+        init(members: [Int], point: ScreenPoint) {
+            self.members = members
+            self.point = point
+        }
     }
+
+    /// Avatars closer than this (centre to centre) group: the sum of the radii less the overlap the style allows.
+    public var groupingDistance: Double { style.avatarSize * (1 - style.groupOverlap) }
 
     public func layout(subjects: [PinSubject], viewport: Viewport, selected: String? = nil, now: Date,
                        previousAnchors: [String: LabelAnchor] = [:]) -> PinLayoutResult {
@@ -29,69 +41,94 @@ public struct PinLayoutEngine: Sendable {
         let points = ordered.map { viewport.point(forMercator: WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon)) }
         let reach = viewport.bounds.inset(by: EdgeInsets(all: -style.avatarSize))
         let nearby = points.indices.filter { reach.contains(points[$0]) }
-        let free = viewport.freeRect
         let half = style.avatarSize / 2
 
         // The selected friend (first in priority order) stands alone: never grouped, never joined.
         let selectedIndex = selected == nil ? nil : nearby.first { ordered[$0].id == selected }
         let groupable = nearby.filter { $0 != selectedIndex }
         var clusters = (selectedIndex.map { [Cluster(members: [$0], point: points[$0])] } ?? [])
-            + PinGrouping.clusters(of: groupable.map { points[$0] }, threshold: style.avatarSize * (1 - style.groupOverlap)).map { local in
-                let members = local.map { groupable[$0] }
-                let centre = ScreenPoint(x: members.map { points[$0].x }.reduce(0, +) / Double(members.count),
-                                         y: members.map { points[$0].y }.reduce(0, +) / Double(members.count))
-                return Cluster(members: members, point: centre)
+            + PinGrouping.groups(of: groupable.map { points[$0] }, threshold: groupingDistance).map { group in
+                Cluster(members: group.members.map { groupable[$0] }.sorted(), point: group.centre)
             }
-        var avatars = CollisionGrid(cellSize: style.gridCell)
+        let unselectedRank = Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
+        let leader = { (members: [PinSubject]) in members.min { (unselectedRank[$0.id] ?? 0) < (unselectedRank[$1.id] ?? 0) } ?? members[0] }
+        func key(_ cluster: Cluster) -> String {
+            cluster.members.count == 1 ? ordered[cluster.members[0]].id : Self.groupID(leader(cluster.members.map { ordered[$0] }))
+        }
+        func avatarRect(_ centre: ScreenPoint) -> ScreenRect { ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize) }
+
+        var placement = SymbolPlacement(style: style, free: viewport.freeRect)
+        let onScreen = clusters.indices.filter { placement.free.contains(avatarRect(clusters[$0].point)) }
         var placed: [Int] = []
         for index in clusters.indices {
             let centre = clusters[index].point
-            let rect = ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize)
-            guard free.contains(rect) else { continue }
-            if let hit = avatars.firstCollision(rect) {
-                // Overlapping the selected friend hides a pin (priority decides); anyone else joins the group it hits.
-                if selectedIndex != nil && clusters[placed[hit]].members.contains(where: { $0 == selectedIndex }) {
-                    clusters[index].members = []
-                    continue
-                }
-                clusters[placed[hit]].members += clusters[index].members
-                clusters[index].members = []
+            guard onScreen.contains(index) else {
+                clusters[index].hidden = "outside the part of the screen the insets leave free"
                 continue
             }
-            avatars.insert(rect)
+            if let selectedIndex, index > 0, clusters[0].members == [selectedIndex], placed.first == 0,
+               hypot(centre.x - clusters[0].point.x, centre.y - clusters[0].point.y) < groupingDistance {
+                clusters[index].hidden = "overlaps the selected friend"
+                continue
+            }
+            if let owner = placement.labelOwner(under: centre) {
+                clusters[index].hidden = "under the label of \(owner)"
+                continue
+            }
+            placement.placeAvatar(at: centre)
             placed.append(index)
-            clusters[index].avatar = rect
-        }
-
-        let unselectedRank = Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
-        let leader = { (members: [PinSubject]) in members.min { (unselectedRank[$0.id] ?? 0) < (unselectedRank[$1.id] ?? 0) } ?? members[0] }
-        var labels = CollisionGrid(cellSize: style.gridCell)
-        for index in placed {
-            let members = clusters[index].members.sorted()
-            clusters[index].members = members
-            let text = labelText(members.map { ordered[$0] }, now: now)
-            let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
-            let key = members.count == 1 ? ordered[members[0]].id : Self.groupID(leader(members.map { ordered[$0] }))
-            var candidates = LabelAnchor.allCases
-            if let previous = previousAnchors[key] { candidates.insert(previous, at: 0) }
-            for anchor in candidates {
-                let rect = labelRect(anchor, avatar: clusters[index].avatar!, size: size)
-                guard free.contains(rect), !avatars.collides(rect), !labels.collides(rect) else { continue }
-                labels.insert(rect)
-                clusters[index].label = rect
-                clusters[index].anchor = anchor
-                break
+            clusters[index].avatar = avatarRect(centre)
+            let pending = onScreen.filter { $0 > index }.map { clusters[$0].point }
+            let id = key(clusters[index])
+            let members = clusters[index].members.map { ordered[$0] }
+            switch placeLabel(members, owner: id, avatar: clusters[index].avatar!, previous: previousAnchors[id], pending: pending, now: now,
+                              placement: &placement) {
+            case .placed(let rect, let anchor, let short):
+                (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
+            case .hidden(let reason):
+                clusters[index].labelHidden = reason
             }
         }
         return result(ordered: ordered, points: points, clusters: clusters, placed: placed, viewport: viewport, selected: selected, now: now,
                       leader: leader)
     }
 
-    /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Maya +2" for a group.
-    public func labelText(_ members: [PinSubject], now: Date) -> (name: String, detail: String) {
-        switch members.count {
-        case 1: return (members[0].firstName, " · " + LastSeenText.text(lastSeen: members[0].lastSeen, now: now))
-        case 2: return (members[0].firstName + ", " + members[1].firstName, "")
+    private enum LabelOutcome {
+        case placed(ScreenRect, LabelAnchor, short: Bool)
+        case hidden(String)
+    }
+
+    /// The first fit for a symbol's label: full text where it hides no avatar to come, short text there, then
+    /// the same where it does hide one (a higher-priority label wins).
+    private func placeLabel(_ members: [PinSubject], owner: String, avatar: ScreenRect, previous: LabelAnchor?, pending: [ScreenPoint], now: Date,
+                            placement: inout SymbolPlacement) -> LabelOutcome {
+        let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
+        var blockers = Set<LabelBlocker>()
+        for (short, hidesNobody) in [(false, true), (true, true), (false, false), (true, false)] {
+            let text = labelText(members, now: now, short: short)
+            let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
+            for anchor in anchors {
+                let rect = labelRect(anchor, avatar: avatar, size: size)
+                let found = placement.blockers(of: rect, pending: hidesNobody ? pending : [])
+                guard found.isEmpty else {
+                    blockers.formUnion(found)
+                    continue
+                }
+                placement.placeLabel(rect, owner: owner)
+                return .placed(rect, anchor, short: short)
+            }
+        }
+        return .hidden("no room on any of its \(LabelAnchor.allCases.count) anchors, in full or short form: blocked by "
+                       + blockers.sorted().map(\.rawValue).joined(separator: ", "))
+    }
+
+    /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Maya +2" for a group; the short form
+    /// is "Jordan", "Maya +1".
+    public func labelText(_ members: [PinSubject], now: Date, short: Bool = false) -> (name: String, detail: String) {
+        switch (members.count, short) {
+        case (1, false): return (members[0].firstName, " · " + LastSeenText.text(lastSeen: members[0].lastSeen, now: now))
+        case (1, true): return (members[0].firstName, "")
+        case (2, false): return (members[0].firstName + ", " + members[1].firstName, "")
         default: return (members[0].firstName, " +\(members.count - 1)")
         }
     }
@@ -104,13 +141,20 @@ public struct PinLayoutEngine: Sendable {
 
     static func groupID(_ leader: PinSubject) -> String { "group-" + leader.id }
 
+    /// A label's box at an anchor: beside the avatar's box on a side, or touching its circle at 45° at a corner.
     private func labelRect(_ anchor: LabelAnchor, avatar: ScreenRect, size: ScreenSize) -> ScreenRect {
         let gap = style.labelGap
+        let (w, h) = (size.width, size.height)
+        let inset = avatar.width / 2 * (1 - 0.5.squareRoot())
         switch anchor {
-        case .below: return ScreenRect(x: avatar.center.x - size.width / 2, y: avatar.maxY + gap, width: size.width, height: size.height)
-        case .above: return ScreenRect(x: avatar.center.x - size.width / 2, y: avatar.minY - gap - size.height, width: size.width, height: size.height)
-        case .right: return ScreenRect(x: avatar.maxX + gap, y: avatar.center.y - size.height / 2, width: size.width, height: size.height)
-        case .left: return ScreenRect(x: avatar.minX - gap - size.width, y: avatar.center.y - size.height / 2, width: size.width, height: size.height)
+        case .below: return ScreenRect(x: avatar.center.x - w / 2, y: avatar.maxY + gap, width: w, height: h)
+        case .above: return ScreenRect(x: avatar.center.x - w / 2, y: avatar.minY - gap - h, width: w, height: h)
+        case .right: return ScreenRect(x: avatar.maxX + gap, y: avatar.center.y - h / 2, width: w, height: h)
+        case .left: return ScreenRect(x: avatar.minX - gap - w, y: avatar.center.y - h / 2, width: w, height: h)
+        case .belowRight: return ScreenRect(x: avatar.maxX - inset + gap, y: avatar.maxY - inset + gap, width: w, height: h)
+        case .belowLeft: return ScreenRect(x: avatar.minX + inset - gap - w, y: avatar.maxY - inset + gap, width: w, height: h)
+        case .aboveRight: return ScreenRect(x: avatar.maxX - inset + gap, y: avatar.minY + inset - gap - h, width: w, height: h)
+        case .aboveLeft: return ScreenRect(x: avatar.minX + inset - gap - w, y: avatar.minY + inset - gap - h, width: w, height: h)
         }
     }
 
@@ -130,20 +174,22 @@ public struct PinLayoutEngine: Sendable {
             let members = cluster.members.map { ordered[$0] }
             let id = Self.groupID(leader(members))
             for member in cluster.members { groupID[member] = id }
-            let text = labelText(members, now: now)
+            let text = labelText(members, now: now, short: cluster.labelShort)
             groups.append(LaidOutGroup(id: id, members: members.map(\.id), labelText: text.name + text.detail,
                                        coordinate: (try? viewport.coordinate(at: cluster.point)) ?? members[0].coordinate,
                                        screenPoint: cluster.point, visible: true, avatarRect: cluster.avatar, labelRect: cluster.label,
-                                       anchor: cluster.anchor, zIndex: zIndex[index]))
+                                       anchor: cluster.anchor, labelShort: cluster.labelShort, labelHidden: cluster.labelHidden, zIndex: zIndex[index]))
         }
         let pins = ordered.indices.map { index -> LaidOutPin in
             let subject = ordered[index]
-            let text = labelText([subject], now: now)
             let cluster = owner[index] >= 0 ? clusters[owner[index]] : nil
             let alone = cluster?.members.count == 1
+            let text = labelText([subject], now: now, short: alone && cluster?.labelShort == true)
+            let hidden = cluster == nil ? clusters.first { $0.members.contains(index) }?.hidden ?? "outside the screen" : nil
             return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
                               screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,
                               labelRect: alone ? cluster?.label : nil, anchor: alone ? cluster?.anchor : nil,
+                              labelShort: alone && cluster?.labelShort == true, labelHidden: alone ? cluster?.labelHidden : nil, hidden: hidden,
                               groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected)
         }
         return PinLayoutResult(viewport: LayoutViewport(center: viewport.center, zoom: viewport.zoom, size: viewport.size, scale: viewport.scale,

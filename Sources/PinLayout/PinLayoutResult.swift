@@ -1,9 +1,10 @@
 import Foundation
 import GeoCore
 
-/// Where a label sits relative to its avatar (MapLibre's variable anchors, in the order tried).
+/// Where a label sits relative to its avatar (MapLibre's variable anchors, in the order tried): the four sides,
+/// then the four corners.
 public enum LabelAnchor: String, CaseIterable, Sendable, Codable {
-    case below, above, right, left
+    case below, above, right, left, belowRight, belowLeft, aboveRight, aboveLeft
 }
 
 /// One friend in a layout. A friend in a group is drawn by the group pin; `avatarRect` and `label` are the
@@ -20,6 +21,12 @@ public struct LaidOutPin: Hashable, Sendable, Codable {
     public let labelRect: ScreenRect?
     /// nil when the label fits nowhere (the avatar stays) or the friend is in a group.
     public let anchor: LabelAnchor?
+    /// The label shows the first name only (the full text fitted on no anchor).
+    public let labelShort: Bool
+    /// Why this friend's own label is not shown (nil when it is, or when the friend is in a group).
+    public let labelHidden: String?
+    /// Why the avatar is not drawn (nil when it is).
+    public let hidden: String?
     public let groupId: String?
     /// Higher draws above; the selected pin is topmost.
     public let zIndex: Int
@@ -38,6 +45,10 @@ public struct LaidOutGroup: Hashable, Sendable, Codable {
     public let avatarRect: ScreenRect?
     public let labelRect: ScreenRect?
     public let anchor: LabelAnchor?
+    /// The label shows the short form ("Maya +1").
+    public let labelShort: Bool
+    /// Why the group's label is not shown (nil when it is).
+    public let labelHidden: String?
     public let zIndex: Int
 }
 

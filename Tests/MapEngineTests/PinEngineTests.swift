@@ -22,6 +22,20 @@ struct PinEngineTests {
         #expect(layout.pin("jordan")?.labelText == "Jordan · 2m")
     }
 
+    /// Labels that went missing: Leo's in the default frame (all four side anchors were blocked), and Jordan's,
+    /// the top-priority friend, at z14 (Ava's avatar, placed before any label, took her only spot).
+    @Test func leoAndJordanKeepTheirLabels() throws {
+        let engine = try EngineFixture.engine.get()
+        let scene = engine.scene
+        let friends = try LiveFixture.samsFriends()
+        let layout = try engine.layout(scene.viewport, friends: friends, now: scene.capturedAt)
+        #expect(layout.pin("leo")?.labelRect != nil, "\(layout.pin("leo")?.labelHidden ?? "")")
+        let north = try scene.viewport.with(Camera(center: Coordinate(lat: 40.7175, lon: -73.9555), zoom: 14))
+        let z14 = try engine.layout(north, friends: friends, now: scene.capturedAt)
+        #expect(z14.pin("jordan")?.labelRect != nil && z14.pin("jordan")?.labelText.hasPrefix("Jordan") == true)
+        #expect(z14.pins.allSatisfy { $0.visible || $0.hidden != nil })
+    }
+
     @Test func theGhostedFriendIsInNoOutput() throws {
         let engine = try EngineFixture.engine.get()
         let scene = engine.scene

@@ -5,28 +5,50 @@ import Testing
 
 @Suite("Pin layout")
 struct LayoutTests {
+    /// Round avatars: no two closer than the grouping distance; labels overlap no label and no avatar's circle.
     @Test func thousandRandomViewportsHaveNoOverlapsAndNothingUnderTheInsets() {
         let subjects = Fixture.crowd(count: 60, seed: 1)
         var random = SplitMix64(seed: 2)
         var placedLabels = 0
+        let radius = Fixture.engine.style.avatarSize / 2
         for _ in 0..<1_000 {
             let viewport = Fixture.viewport(Double.random(in: 40.700...40.728, using: &random), Double.random(in: -73.972 ... -73.930, using: &random),
                                             zoom: Double.random(in: 12...18, using: &random))
             let layout = Fixture.engine.layout(subjects: subjects, viewport: viewport, now: Fixture.now)
-            var boxes: [ScreenRect] = []
+            var avatars: [ScreenRect] = []
+            var labels: [ScreenRect] = []
             for pin in layout.pins where pin.visible && pin.groupId == nil {
-                boxes += [pin.avatarRect, pin.labelRect].compactMap { $0 }
+                avatars += [pin.avatarRect].compactMap { $0 }
+                labels += [pin.labelRect].compactMap { $0 }
             }
-            for group in layout.groups { boxes += [group.avatarRect, group.labelRect].compactMap { $0 } }
-            placedLabels += boxes.count
-            for (index, box) in boxes.enumerated() {
-                #expect(viewport.freeRect.contains(box), "\(box) lies under the insets or off screen")
-                for other in boxes[(index + 1)...] { #expect(!box.overlaps(other), "\(box) overlaps \(other)") }
+            for group in layout.groups {
+                avatars += [group.avatarRect].compactMap { $0 }
+                labels += [group.labelRect].compactMap { $0 }
+            }
+            placedLabels += labels.count
+            for box in avatars + labels { #expect(viewport.freeRect.contains(box), "\(box) lies under the insets or off screen") }
+            for (index, label) in labels.enumerated() {
+                for other in labels[(index + 1)...] { #expect(!label.overlaps(other), "\(label) overlaps \(other)") }
+                for avatar in avatars { #expect(!Self.intersects(label, circle: avatar.center, radius: radius), "\(label) covers the avatar at \(avatar.center)") }
+            }
+            for (index, avatar) in avatars.enumerated() {
+                for other in avatars[(index + 1)...] {
+                    #expect(hypot(avatar.center.x - other.center.x, avatar.center.y - other.center.y) >= Fixture.engine.groupingDistance - 1e-9)
+                }
             }
             let grouped = Set(layout.groups.flatMap(\.members))
             #expect(layout.pins.filter { $0.groupId != nil }.allSatisfy { grouped.contains($0.id) })
+            #expect(layout.pins.filter { !$0.visible }.allSatisfy { $0.hidden != nil }, "a friend who is not drawn says why")
         }
-        #expect(placedLabels > 2_000, "the viewports did show pins")
+        #expect(placedLabels > 1_000, "the viewports did show labels")
+    }
+
+    /// Rectangle and circle share area: the nearest point of the rectangle to the centre is inside the circle
+    /// (written here again, independently of the engine's).
+    static func intersects(_ rect: ScreenRect, circle centre: ScreenPoint, radius: Double) -> Bool {
+        let dx = max(rect.minX - centre.x, 0, centre.x - rect.maxX)
+        let dy = max(rect.minY - centre.y, 0, centre.y - rect.maxY)
+        return dx * dx + dy * dy < radius * radius
     }
 
     @Test func higherPriorityWinsTheContestedAnchor() {
