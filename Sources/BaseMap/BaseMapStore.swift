@@ -27,4 +27,23 @@ public struct BaseMapStore: Sendable {
     public static func features(of table: FeatureTable, grid: SpatialGrid, in rect: MercatorRect) -> [Int] {
         grid.query(rect).filter { table.bounds(of: $0).intersects(rect) }
     }
+
+    /// Whether a point lies on land: inside the borough shoreline (even-odd over every ring of the land
+    /// features around it, so the holes of lakes and inlets are water).
+    public func isLand(_ point: MercatorPoint) -> Bool {
+        let probe = MercatorRect(minX: point.x, minY: point.y, maxX: point.x, maxY: point.y)
+        var inside = false
+        for feature in Self.features(of: land, grid: landGrid, in: probe) {
+            for part in land.parts(of: feature) {
+                let ring = land.points(ofPart: part)
+                var previous = ring.upperBound - 1
+                for index in ring {
+                    let (x0, y0, x1, y1) = (land.xs[previous], land.ys[previous], land.xs[index], land.ys[index])
+                    if (y0 > point.y) != (y1 > point.y), point.x < x0 + (point.y - y0) / (y1 - y0) * (x1 - x0) { inside.toggle() }
+                    previous = index
+                }
+            }
+        }
+        return inside
+    }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import GeoCore
 
-/// Makes the demo's public Snaps: locations scattered around named hotspots with a Gaussian spread, each posted
-/// by one of the hotspot's regulars at a time in the hours before `endsAt`, from a seed, so the same hotspots
-/// file always gives the same Snaps. They are loaded like any other Snaps (`snapmap snaps import`).
+/// Makes the demo's public Snaps: locations scattered around named hotspots with a Gaussian spread, on land
+/// only (a place that falls in the water is drawn again), each posted by one of the hotspot's regulars at a time
+/// in the hours before `endsAt`, from a seed, so the same hotspots file always gives the same Snaps. They are
+/// loaded like any other Snaps (`snapmap snaps import`).
 public enum ActivityGenerator {
     /// One place where people snap.
     public struct Hotspot: Codable, Sendable {
@@ -36,8 +37,11 @@ public enum ActivityGenerator {
 
     public static let maxPointsPerHotspot = 10_000
     public static let maxPosters = 1_000
+    /// Draws of one place before a hotspot is judged to be mostly water.
+    public static let maxDrawsPerPlace = 1_000
 
-    public static func generate(_ spec: Hotspots) throws(GeoError) -> [Snap] {
+    /// The Snaps of `spec`, every place on land by `isLand`; a hotspot whose centre is in the water is an error.
+    public static func generate(_ spec: Hotspots, isLand: (Coordinate) -> Bool) throws(GeoError) -> [Snap] {
         guard let end = ISO8601DateFormatter().date(from: spec.endsAt) else {
             throw .invalid(field: "endsAt", reason: "expected an ISO 8601 time such as 2026-11-29T18:00:00Z")
         }
@@ -54,10 +58,21 @@ public enum ActivityGenerator {
             guard hotspot.weight.count == 2, hotspot.weight[0] >= 0, hotspot.weight[0] <= hotspot.weight[1] else {
                 throw .invalid(field: field + ".weight", reason: "expected [min, max] with 0 ≤ min ≤ max")
             }
+            guard isLand(center) else {
+                throw .invalid(field: field, reason: "the centre of \"\(hotspot.name)\" (\(hotspot.lat), \(hotspot.lon)) lies in the water; move it onto land")
+            }
             for _ in 0..<hotspot.points {
-                let distance = hotspot.spreadMeters * (-2 * log(max(random.unit(), 1e-12))).squareRoot()
-                let azimuth = 360 * random.unit()
-                let place = Geodesic.wgs84.destination(from: center, azimuth: azimuth, distance: distance)
+                var place = center
+                var draws = 0
+                repeat {
+                    guard draws < maxDrawsPerPlace else {
+                        throw .invalid(field: field, reason: "\(maxDrawsPerPlace) draws around \"\(hotspot.name)\" found no land; make spreadMeters smaller")
+                    }
+                    draws += 1
+                    let distance = hotspot.spreadMeters * (-2 * log(max(random.unit(), 1e-12))).squareRoot()
+                    let azimuth = 360 * random.unit()
+                    place = Geodesic.wgs84.destination(from: center, azimuth: azimuth, distance: distance)
+                } while !isLand(place)
                 let count = min(hotspot.weight[0] + Int(random.unit() * Double(hotspot.weight[1] - hotspot.weight[0] + 1)), hotspot.weight[1])
                 for _ in 0..<count {
                     let poster = "demo-\(index)-\(Int(random.unit() * Double(hotspot.posters)))"

@@ -14,16 +14,26 @@ public struct HeatRenderer: Sendable {
     }
 
     /// The kernel's σ in pixels for a view: radius/3 points at the view's scale, or radiusMeters/3 ground
-    /// metres at the source's reference latitude.
+    /// metres at the source's reference latitude, kept within the style's radius range.
     public func sigmaPixels(for view: MapView) -> Double {
-        if let metres = style.radiusMeters {
-            return metres / 3 / cos(source.referenceLatitude * .pi / 180) * view.pixelsPerMetre
-        }
-        return style.radius / 3 * view.scale
+        guard let metres = style.radiusMeters else { return style.radius / 3 * view.scale }
+        let range = style.radiusRange
+        return min(max(wantedSigmaPixels(metres, view), range.lowerBound / 3 * view.scale), range.upperBound / 3 * view.scale)
+    }
+
+    /// The weight of each Snap in a view: the intensity, times (σ wanted / σ used)² where the range clamped σ.
+    public func intensity(for view: MapView) -> Double {
+        guard let metres = style.radiusMeters else { return style.intensity }
+        let ratio = wantedSigmaPixels(metres, view) / sigmaPixels(for: view)
+        return style.intensity * ratio * ratio
+    }
+
+    private func wantedSigmaPixels(_ metres: Double, _ view: MapView) -> Double {
+        metres / 3 / cos(source.referenceLatitude * .pi / 180) * view.pixelsPerMetre
     }
 
     public func density(for view: MapView) -> DensityField {
-        DensityField(source: source, view: view, sigmaPixels: sigmaPixels(for: view), intensity: style.intensity)
+        DensityField(source: source, view: view, sigmaPixels: sigmaPixels(for: view), intensity: intensity(for: view))
     }
 
     /// The glow as an image of the view's size (transparent where there is no activity).

@@ -7,8 +7,12 @@ import Raster
 public struct HeatStyle: Sendable {
     /// Kernel radius in points (σ = radius / 3, MapLibre's convention), used when `radiusMeters` is nil.
     public let radius: Double
-    /// Kernel radius in ground metres: the glow keeps its size on the ground across zooms.
+    /// Kernel radius in ground metres: the glow keeps its size on the ground across zooms, and so its colour
+    /// (the density of activity on the ground does not depend on the zoom)...
     public let radiusMeters: Double?
+    /// ...within this range of radii in points: beyond it the kernel is clamped and its weight scaled by
+    /// (σ wanted / σ used)², which keeps each Snap's glow the same total (a kernel density estimate).
+    public let radiusRange: ClosedRange<Double>
     public let intensity: Double
     /// The density that maps to the top of the ramp, the same for every tile and frame.
     public let maxDensity: Double
@@ -20,10 +24,16 @@ public struct HeatStyle: Sendable {
     public let ramp: [Color]
 
     public static let halfLifeRange: ClosedRange<Double> = 0.1...240
+    /// The radii in points a style may ask for (with `radius` or `radiusRange`).
+    public static let radiusLimits: ClosedRange<Double> = 1...1000
     public static let minimumPostersRange: ClosedRange<Int> = 1...1000
 
-    public init(radius: Double, radiusMeters: Double?, intensity: Double, maxDensity: Double, opacity: Double,
-                halfLifeHours: Double = 6, minimumPosters: Int = 5, stops: [(Double, Color)]) throws(RasterError) {
+    public init(radius: Double, radiusMeters: Double?, radiusRange: ClosedRange<Double> = HeatStyle.radiusLimits, intensity: Double,
+                maxDensity: Double, opacity: Double, halfLifeHours: Double = 6, minimumPosters: Int = 5, stops: [(Double, Color)]) throws(RasterError) {
+        guard radiusRange.lowerBound.isFinite, radiusRange.upperBound.isFinite, Self.radiusLimits.contains(radiusRange.lowerBound),
+              Self.radiusLimits.contains(radiusRange.upperBound) else {
+            throw .invalid(field: "heat.radiusRange", reason: "\(radiusRange) is out of range: allowed [min, max] within 1 … 1000 points")
+        }
         guard halfLifeHours.isFinite, Self.halfLifeRange.contains(halfLifeHours) else {
             throw .invalid(field: "heat.halfLifeHours", reason: "\(halfLifeHours) is out of range: allowed \(Self.halfLifeRange.lowerBound) … \(Self.halfLifeRange.upperBound)")
         }
@@ -44,6 +54,7 @@ public struct HeatStyle: Sendable {
         }
         self.radius = radius
         self.radiusMeters = radiusMeters
+        self.radiusRange = radiusRange
         self.intensity = intensity
         self.maxDensity = maxDensity
         self.opacity = opacity
@@ -69,6 +80,7 @@ public struct HeatStyle: Sendable {
             struct Heat: Decodable {
                 let radius: Double
                 let radiusMeters: Double?
+                let radiusRange: [Double]?
                 let intensity: Double
                 let maxDensity: Double
                 let opacity: Double
@@ -97,7 +109,14 @@ public struct HeatStyle: Sendable {
                 throw RasterError.invalid(field: "heat.ramp[\(index)].color", reason: error.description)
             }
         }
-        return try HeatStyle(radius: heat.radius, radiusMeters: heat.radiusMeters, intensity: heat.intensity, maxDensity: heat.maxDensity,
+        var range = Self.radiusLimits
+        if let pair = heat.radiusRange {
+            guard pair.count == 2, pair[0].isFinite, pair[1].isFinite, pair[0] <= pair[1] else {
+                throw RasterError.invalid(field: "heat.radiusRange", reason: "expected [min, max] in points with min ≤ max, got \(pair)")
+            }
+            range = pair[0]...pair[1]
+        }
+        return try HeatStyle(radius: heat.radius, radiusMeters: heat.radiusMeters, radiusRange: range, intensity: heat.intensity, maxDensity: heat.maxDensity,
                              opacity: heat.opacity, halfLifeHours: heat.halfLifeHours, minimumPosters: heat.minimumPosters, stops: stops)
     }
 }

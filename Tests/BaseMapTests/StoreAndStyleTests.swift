@@ -48,3 +48,16 @@ struct StoreAndStyleTests {
         #expect(unknown?.path.hasPrefix("streets.classes.") == true)
     }
 }
+
+@Suite("Land and water")
+struct LandTests {
+    /// Known places on either side of the shoreline; the test is the even-odd rule over the borough polygons.
+    @Test(arguments: [
+        (40.7207, -73.9515, true), (40.7173, -73.9570, true), (40.7142, -73.9679, true), (40.7580, -73.9855, true),
+        (40.7142, -73.9720, false), (40.7050, -73.9780, false), (40.7350, -73.9660, false), (40.6000, -73.5000, false),
+    ])
+    func landIsInsideTheShoreline(lat: Double, lon: Double, land: Bool) throws {
+        let store = try Fixtures.store.get()
+        #expect(store.isLand(WebMercator.projectUnchecked(lat: lat, lon: lon)) == land)
+    }
+}

@@ -104,6 +104,24 @@ struct DensityTests {
         }
     }
 
+    /// Where the radius range clamps the kernel, each Snap's glow keeps its total: the field's sum over a view
+    /// that holds it whole is intensity · weight · 2πσ² of the radius in metres (σ in pixels).
+    @Test(arguments: [(16.0, 3.0...10.0), (12.0, 30.0...400.0), (15.0, 3.0...400.0)])
+    func aClampedKernelKeepsEachSnapsTotal(zoom: Double, range: ClosedRange<Double>) throws {
+        let style = try HeatStyle(radius: 30, radiusMeters: 150, radiusRange: range, intensity: 1.3, maxDensity: 20, opacity: 0.8,
+                                  stops: [(0, Color(r: 0, g: 0, b: 0, a: 0)), (1, Color(r: 255, g: 0, b: 0, a: 255))])
+        let renderer = HeatRenderer(source: HeatSource(points: [try HeatPoint(coordinate: Self.center, weight: 2)], referenceLatitude: Self.center.lat),
+                                    style: style)
+        let probe = try view(zoom: zoom, width: 10, height: 10, scale: 1)
+        let sigma = renderer.sigmaPixels(for: probe)
+        let side = Double(Int(sigma * 12) + 2)
+        let view = try view(zoom: zoom, width: side, height: side, scale: 1)
+        let wanted = 150.0 / 3 / cos(Self.center.lat * .pi / 180) * view.pixelsPerMetre
+        let total = renderer.density(for: view).values.reduce(0) { $0 + Double($1) }
+        let expected = 1.3 * 2 * 2 * Double.pi * wanted * wanted
+        #expect(abs(total - expected) / expected < 0.02, "z\(zoom) σ used \(sigma) px, wanted \(wanted) px: total \(total), expected \(expected)")
+    }
+
     @Test func alphaIsZeroWhereThereIsNoActivityAndBytesRepeat() throws {
         let view = try view(zoom: 15, width: 300, height: 100)
         let cloud = [HeatPoint(x: view.origin.x + 20 / view.pixelsPerMetre, y: view.origin.y - 50 / view.pixelsPerMetre, weight: 5)]
@@ -122,8 +140,8 @@ struct DensityTests {
         let spec = ActivityGenerator.Hotspots(seed: 7, endsAt: "2026-11-29T18:00:00Z", hours: 12, hotspots: [
             .init(name: "McCarren Park", lat: 40.7207, lon: -73.9515, spreadMeters: 100, points: 50, weight: [1, 4], posters: 9),
         ])
-        let first = try ActivityGenerator.generate(spec)
-        #expect(first == (try ActivityGenerator.generate(spec)))
+        let first = try ActivityGenerator.generate(spec) { _ in true }
+        #expect(first == (try ActivityGenerator.generate(spec) { _ in true }))
         #expect((50...200).contains(first.count))
         #expect(Set(first.map(\.person)).isSubset(of: Set((0..<9).map { "demo-0-\($0)" })))
         let end = try #require(ISO8601DateFormatter().date(from: "2026-11-29T18:00:00Z"))
@@ -135,6 +153,12 @@ struct DensityTests {
         #expect(places.count == 50 && median > 60 && median < 180, "Rayleigh spread with σ = 100 m has a median of 118 m")
         let bad = ActivityGenerator.Hotspots(seed: 7, endsAt: "2026-11-29T18:00:00Z", hours: 12,
                                              hotspots: [.init(name: "x", lat: 95, lon: 0, spreadMeters: 10, points: 1, weight: [1, 1], posters: 1)])
-        #expect(throws: GeoError.self) { try ActivityGenerator.generate(bad) }
+        #expect(throws: GeoError.self) { try ActivityGenerator.generate(bad) { _ in true } }
+        // Water west of a meridian through the hotspot's centre's east: every place is redrawn onto land, and a
+        // centre in the water is refused.
+        let east = { (place: Coordinate) in place.lon > -73.9520 }
+        let dry = try ActivityGenerator.generate(spec, isLand: east)
+        #expect(dry.count >= 50 && dry.allSatisfy { $0.lon > -73.9520 })
+        #expect(throws: GeoError.self) { try ActivityGenerator.generate(spec) { $0.lon > -73.9500 } }
     }
 }

@@ -65,3 +65,41 @@ struct GlowTests {
         #expect(differing == 0, "\(differing) pixels differ by more than one step between the tiles and the view they tile")
     }
 }
+
+extension GlowTests {
+    /// The glow's radius is in metres (within a range of points) and its weight keeps each Snap's total: at a
+    /// hotspot's centre the colour stays within one step of the ramp (between two of its stops) from z11 to z18.
+    @Test func aHotspotKeepsItsColourFromZoom11To18() throws {
+        let engine = try Self.engine.get()
+        let now = engine.scene.capturedAt
+        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
+        let spec = try JSONDecoder().decode(ActivityGenerator.Hotspots.self,
+                                            from: Data(contentsOf: engine.paths.dataDirectory.appendingPathComponent(SnapsFile.hotspotsFile)))
+        let stops = try Self.rampStops(engine.paths.styleFile)
+        for hotspot in spec.hotspots {
+            var steps: [Int] = []
+            var densities: [Double] = []
+            for zoom in stride(from: 11.0, through: 18.0, by: 0.5) {
+                let viewport = try Viewport(center: Coordinate(lat: hotspot.lat, lon: hotspot.lon), zoom: zoom, size: ScreenSize(width: 64, height: 64), scale: 1)
+                let view = MapView(viewport: viewport)
+                let field = engine.heatRenderer(for: view, now: now).density(for: view)
+                let level = min(Double(field.values[32 * field.width + 32]) / engine.heatStyle.maxDensity, 1)
+                densities.append(level)
+                steps.append(stops.lastIndex { $0 <= level } ?? 0)
+            }
+            #expect((steps.max() ?? 0) - (steps.min() ?? 0) <= 1, "\(hotspot.name): ramp steps \(steps), levels \(densities.map { String(format: "%.2f", $0) })")
+            #expect((densities.max() ?? 0) > 0.1, "\(hotspot.name) glows")
+        }
+    }
+
+    static func rampStops(_ style: URL) throws -> [Double] {
+        struct File: Decodable {
+            struct Heat: Decodable {
+                struct Stop: Decodable { let at: Double }
+                let ramp: [Stop]
+            }
+            let heat: Heat
+        }
+        return try JSONDecoder().decode(File.self, from: Data(contentsOf: style)).heat.ramp.map(\.at)
+    }
+}

@@ -34,8 +34,13 @@ struct HeatLayerTests {
         let data = SceneLoaderTests.dataDirectory
         let spec = try JSONDecoder().decode(ActivityGenerator.Hotspots.self, from: Data(contentsOf: data.appendingPathComponent(SnapsFile.hotspotsFile)))
         let committed = try Data(contentsOf: data.appendingPathComponent(SnapsFile.demoFile))
-        #expect(try SnapsFile.encode(ActivityGenerator.generate(spec)) == committed, "the committed Snaps are what the generator makes")
+        let store = try EngineFixture.engine.get().baseMap.store
+        let isLand = { (place: Coordinate) in store.isLand(WebMercator.projectUnchecked(lat: place.lat, lon: place.lon)) }
+        #expect(try SnapsFile.encode(ActivityGenerator.generate(spec, isLand: isLand)) == committed, "the committed Snaps are what the generator makes")
         let snaps = try SnapsFile.read(data.appendingPathComponent(SnapsFile.demoFile))
         #expect((300...2000).contains(snaps.count))
+        let wet = snaps.filter { !isLand($0.coordinate) }
+        #expect(wet.isEmpty, "no Snap in the water, by the shoreline polygon: \(wet.prefix(3).map(\.coordinate))")
+        #expect(spec.hotspots.allSatisfy { isLand(try! Coordinate(lat: $0.lat, lon: $0.lon)) }, "every hotspot's centre is on land")
     }
 }

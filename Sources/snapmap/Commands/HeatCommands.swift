@@ -1,3 +1,4 @@
+import BaseMap
 import Foundation
 import GeoCore
 import HeatMap
@@ -25,7 +26,9 @@ let generateActivityCommand = Command(
     } catch {
         throw FixtureError.describing(error, file: hotspotsURL.path)
     }
-    let snaps = try ActivityGenerator.generate(spec)
+    let paths = DataPaths(dataDirectory: data)
+    let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory)
+    let snaps = try ActivityGenerator.generate(spec) { store.isLand(WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon)) }
     try SnapsFile.encode(snaps).write(to: outURL, options: .atomic)
     return "wrote \(snaps.count) Snaps to \(outURL.path)"
 }
