@@ -6,18 +6,20 @@ import GeoCore
 /// when they change.
 public enum BaseMapCache {
     static let magic = "snapmap-basemap"
-    /// 2: the payload ends with its FNV-1a checksum.
-    static let formatVersion = 2
+    /// 2: the payload ends with its FNV-1a checksum. 3: a fourth table, places, and a value per feature.
+    static let formatVersion = 3
     public static let fileName = "basemap.bin"
 
-    /// A description of the sources that changes whenever one of them does.
-    public static func fingerprint(of sourceDirectory: URL) -> String {
-        BaseMapImporter.sourceFiles.map { file in
+    /// A description of the sources that changes whenever one of them does (the water names file by content).
+    public static func fingerprint(of sourceDirectory: URL, waterNames: URL) -> String {
+        let sources = BaseMapImporter.sourceFiles.map { file in
             let attributes = try? FileManager.default.attributesOfItem(atPath: sourceDirectory.appendingPathComponent(file).path)
             let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
             let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
             return "\(file):\(size):\(Int(modified))"
-        }.joined(separator: ";")
+        }
+        let names = (try? Data(contentsOf: waterNames)).map { String(checksum([UInt8]($0)[...]), radix: 16) } ?? "missing"
+        return (sources + ["water-names:\(names)"]).joined(separator: ";")
     }
 
     public static func write(_ store: BaseMapStore, fingerprint: String, to url: URL) throws {
@@ -25,7 +27,7 @@ public enum BaseMapCache {
         writer.append(magic)
         writer.append(formatVersion)
         writer.append(fingerprint)
-        for table in [store.land, store.parks, store.streets] { encode(table, into: &writer) }
+        for table in [store.land, store.parks, store.streets, store.places] { encode(table, into: &writer) }
         writer.append(Int(Int64(bitPattern: checksum(writer.bytes[...]))))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(writer.bytes).write(to: url, options: .atomic)
@@ -56,7 +58,8 @@ public enum BaseMapCache {
         let land = try decode(&reader)
         let parks = try decode(&reader)
         let streets = try decode(&reader)
-        return BaseMapStore(land: land, parks: parks, streets: streets)
+        let places = try decode(&reader)
+        return BaseMapStore(land: land, parks: parks, streets: streets, places: places)
     }
 
     private static func encode(_ table: FeatureTable, into writer: inout BinaryWriter) {
@@ -71,6 +74,7 @@ public enum BaseMapCache {
         writer.append(table.classes)
         writer.append(table.names.count)
         for name in table.names { writer.append(name) }
+        writer.append(table.values)
     }
 
     private static func decode(_ reader: inout BinaryReader) throws(BaseMapError) -> FeatureTable {
@@ -87,14 +91,18 @@ public enum BaseMapCache {
         let nameCount = try reader.int()
         table.names = []
         for _ in 0..<nameCount { table.names.append(try reader.string()) }
+        table.values = try reader.doubles()
         let count = table.featureEnds.count
         guard table.xs.count == table.ys.count, [table.minXs.count, table.minYs.count, table.maxXs.count, table.maxYs.count, table.classes.count,
-                                                 table.names.count].allSatisfy({ $0 == count }),
+                                                 table.names.count, table.values.count].allSatisfy({ $0 == count }),
               table.partEnds.last ?? 0 == table.xs.count, table.featureEnds.last ?? 0 == table.partEnds.count,
               isNonDecreasing(table.partEnds), isNonDecreasing(table.featureEnds) else {
             throw BaseMapError(file: reader.file, message: "corrupt cache: inconsistent tables")
         }
         let world = WebMercator.halfWorld * 1.0001
+        guard table.values.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw BaseMapError(file: reader.file, message: "corrupt cache: a feature's value is not a finite, non-negative number")
+        }
         for values in [table.xs, table.ys, table.minXs, table.minYs, table.maxXs, table.maxYs] where !values.allSatisfy({ $0.isFinite && abs($0) <= world }) {
             throw BaseMapError(file: reader.file, message: "corrupt cache: a coordinate is not finite or outside the world")
         }
@@ -110,11 +118,11 @@ public enum BaseMapCache {
         return true
     }
 
-    /// Loads the store from the cache in `cacheDirectory`, importing from `sourceDirectory` and writing the
-    /// cache first when it is missing or stale.
-    public static func load(cacheDirectory: URL, sourceDirectory: URL) throws -> BaseMapStore {
+    /// Loads the store from the cache in `cacheDirectory`, importing from `sourceDirectory` (and the water names
+    /// file) and writing the cache first when it is missing or stale.
+    public static func load(cacheDirectory: URL, sourceDirectory: URL, waterNames: URL) throws -> BaseMapStore {
         let url = cacheDirectory.appendingPathComponent(fileName)
-        let print = fingerprint(of: sourceDirectory)
+        let print = fingerprint(of: sourceDirectory, waterNames: waterNames)
         var corruption: BaseMapError?
         do {
             if let cached = try read(from: url, fingerprint: print) { return cached }
@@ -123,7 +131,7 @@ public enum BaseMapCache {
         }
         let store: BaseMapStore
         do {
-            store = try BaseMapImporter.importStore(from: sourceDirectory)
+            store = try BaseMapImporter.importStore(from: sourceDirectory, waterNames: waterNames)
         } catch {
             guard let corruption else { throw error }
             throw BaseMapError(file: url.path, message: "\(corruption.message), and it cannot be rebuilt: \(error)")

@@ -10,7 +10,7 @@ public enum BaseMapImporter {
 
     /// Every source file the import reads, relative to the source directory.
     public static var sourceFiles: [String] {
-        streetFiles + [parksFile] + ["shp", "shx", "dbf", "prj"].map { shorelineBase + "." + $0 }
+        streetFiles + [parksFile, PlaceImporter.neighbourhoodsFile] + ["shp", "shx", "dbf", "prj"].map { shorelineBase + "." + $0 }
     }
 
     /// Checks that every source exists, naming the first missing one and where it was expected.
@@ -23,7 +23,7 @@ public enum BaseMapImporter {
         }
     }
 
-    public static func importStore(from directory: URL) throws(BaseMapError) -> BaseMapStore {
+    public static func importStore(from directory: URL, waterNames: URL) throws(BaseMapError) -> BaseMapStore {
         try checkSources(in: directory)
         var streets = FeatureTable()
         for file in streetFiles {
@@ -40,7 +40,9 @@ public enum BaseMapImporter {
             parks.append(parts: rings, featureClass: 0, name: feature.properties["PARK_NAME"]?.stringValue ?? "")
         }
         let land = try importShoreline(base: directory.appendingPathComponent(shorelineBase))
-        return BaseMapStore(land: land, parks: parks, streets: streets)
+        let places = try PlaceImporter.places(sourceDirectory: directory, parks: parks, land: BaseMapStore(land: land, parks: parks, streets: streets),
+                                              waterNames: waterNames)
+        return BaseMapStore(land: land, parks: parks, streets: streets, places: places)
     }
 
     /// The shapefile's rings reprojected from its `.prj` CRS to EPSG:3857 in one PROJ batch per feature.

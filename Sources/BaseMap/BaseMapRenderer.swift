@@ -26,8 +26,12 @@ public final class BaseMapRenderer: Sendable {
         return canvas
     }
 
-    /// Draws the base map onto an existing canvas of the view's size.
-    public func draw(into canvas: Canvas, view: MapView) {
+    /// Draws the base map onto an existing canvas of the view's size. When the view is a frame or a band of
+    /// one, `frame` is the whole frame: names it would cut at its edge are left out (tiles keep them, so that
+    /// neighbouring tiles complete each other's names).
+    /// A frame's place names are left to the caller (`placeNames(for:)`), who draws them clear of its pins;
+    /// street names keep clear of them either way.
+    public func draw(into canvas: Canvas, view: MapView, frame: MapView? = nil) {
         let generalizer = Generalizer(view: view, tolerancePixels: style.tolerance, minAreaPixels: style.minArea)
         let widest = StreetClass.allCases.map { style.street($0).width.value(at: view.zoom) }.max() ?? 0
         let bufferMetres = ((widest + style.casingWidth.value(at: view.zoom)) * view.scale / 2 + Self.bufferPixels) / view.pixelsPerMetre
@@ -57,9 +61,53 @@ public final class BaseMapRenderer: Sendable {
             }
             canvas.stroke(groups: groups, paint: .solid(color))
         }
-        if view.zoom >= style.labels.minZoom {
-            StreetLabeler(store: store, style: style, font: labelFont, view: view).draw(into: canvas)
+        let labelArea = frame.map { frame in
+            let k = view.pixelsPerMetre
+            return Rect(x: (frame.origin.x - view.origin.x) * k, y: (view.origin.y - frame.origin.y) * k, width: Double(frame.width), height: Double(frame.height))
         }
+        var placeBoxes: [Rect] = []
+        if let places = style.places {
+            let labeler = PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: labelArea)
+            let placed = labeler.place()
+            if frame == nil { labeler.draw(placed, into: canvas, avoiding: []) }
+            placeBoxes = placed.map { $0.box.outset(by: places.padding * view.scale) }
+        }
+        if view.zoom >= style.labels.minZoom {
+            StreetLabeler(store: store, style: style, font: labelFont, view: view, obstacles: placeBoxes, labelArea: labelArea).draw(into: canvas)
+        }
+    }
+
+    /// The place names of a frame, in its pixels, for `drawPlaceNames`.
+    public func placeNames(for frame: MapView) -> [PlaceName] {
+        guard let places = style.places else { return [] }
+        let area = Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
+        return PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: area).place()
+    }
+
+    /// Draws the style's attribution in the bottom-right corner of `free` (the part of the frame the insets
+    /// leave free, in frame pixels) onto a canvas of the frame (or a band of it).
+    public func drawAttribution(scale: Double, free: Rect, into canvas: Canvas) {
+        guard let credit = style.attribution, let layout = try? labelFont.layout(credit.text, size: credit.size * scale) else { return }
+        let padding = credit.size * scale * 0.4
+        let height = layout.ascent + layout.descent + padding
+        let plate = Rect(x: free.maxX - credit.margin * scale - layout.advance - 2 * padding, y: free.maxY - credit.margin * scale - height,
+                         width: layout.advance + 2 * padding, height: height)
+        guard plate.minX >= free.minX, plate.minY >= free.minY else { return }
+        canvas.fill(.roundedRect(plate, radius: height / 2), paint: .solid(credit.plate))
+        canvas.drawText(layout, at: Point(plate.minX + padding, plate.minY + padding / 2 + layout.ascent), color: credit.ink)
+    }
+
+    /// The boxes of the place names a frame shows, clear of `avoiding` (in frame pixels, in placement order).
+    public func shownPlaceNames(_ names: [PlaceName], of frame: MapView, avoiding: [Rect]) -> [Rect] {
+        guard let places = style.places else { return [] }
+        return PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).positions(names, avoiding: avoiding).map(\.box)
+    }
+
+    /// Draws a frame's place names onto a canvas of it (or a band of it, by its `originY`), leaving out those
+    /// that would touch any of `avoiding` (the pins' boxes, in frame pixels).
+    public func drawPlaceNames(_ names: [PlaceName], of frame: MapView, avoiding: [Rect], into canvas: Canvas) {
+        guard let places = style.places else { return }
+        PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).draw(names, into: canvas, avoiding: avoiding)
     }
 
     /// The visible streets' contours by class, small classes first.

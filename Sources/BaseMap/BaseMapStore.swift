@@ -10,17 +10,22 @@ public struct BaseMapStore: Sendable {
     public let land: FeatureTable
     public let parks: FeatureTable
     public let streets: FeatureTable
+    /// Label points of neighbourhoods, parks and named waters (`PlaceKind` as the class, the area as the value).
+    public let places: FeatureTable
     public let landGrid: SpatialGrid
     public let parkGrid: SpatialGrid
     public let streetGrid: SpatialGrid
+    public let placeGrid: SpatialGrid
 
-    public init(land: FeatureTable, parks: FeatureTable, streets: FeatureTable) {
+    public init(land: FeatureTable, parks: FeatureTable, streets: FeatureTable, places: FeatureTable = FeatureTable()) {
         self.land = land
         self.parks = parks
         self.streets = streets
+        self.places = places
         landGrid = SpatialGrid(table: land, cellSize: Self.gridCellSize)
         parkGrid = SpatialGrid(table: parks, cellSize: Self.gridCellSize)
         streetGrid = SpatialGrid(table: streets, cellSize: Self.gridCellSize)
+        placeGrid = SpatialGrid(table: places, cellSize: Self.gridCellSize)
     }
 
     /// The features of a table whose bounds meet `rect`, in table order.

@@ -16,6 +16,8 @@ public struct FeatureTable: Sendable, Equatable {
     public internal(set) var classes: [UInt8] = []
     /// A name per feature; empty when it has none.
     public internal(set) var names: [String] = []
+    /// A number per feature: a place's area in square mercator metres (0 for streets, parks and land).
+    public internal(set) var values: [Double] = []
 
     public init() {}
 
@@ -32,7 +34,7 @@ public struct FeatureTable: Sendable, Equatable {
     }
 
     /// Appends a feature made of parts already in mercator metres.
-    mutating func append(parts: [[MercatorPoint]], featureClass: UInt8, name: String) {
+    mutating func append(parts: [[MercatorPoint]], featureClass: UInt8, name: String, value: Double = 0) {
         var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
         var added = false
         for part in parts where part.count >= 2 {
@@ -52,6 +54,7 @@ public struct FeatureTable: Sendable, Equatable {
         maxYs.append(box.maxY)
         classes.append(featureClass)
         names.append(name)
+        values.append(value)
     }
 
     /// The signed area of a ring in mercator (positive counter-clockwise, y up).

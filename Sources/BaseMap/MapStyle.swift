@@ -22,6 +22,40 @@ public struct MapStyle: Sendable {
         public let maxTurnDegrees: Double
     }
 
+    /// How one kind of place is named: colour, zoom range, text size by zoom (points), the smallest on-screen
+    /// area (square points) a place needs to be named, letter spacing (in ems), capitals, slant (italic).
+    public struct PlaceLayer: Sendable {
+        public let color: Color
+        public let minZoom: Double
+        public let maxZoom: Double
+        public let size: ZoomStops
+        public let minAreaPoints: Double
+        public let letterSpacing: Double
+        public let uppercase: Bool
+        public let italic: Double
+    }
+
+    public struct Places: Sendable {
+        public let halo: Color
+        public let haloWidth: Double
+        /// Space kept around each place name, in points.
+        public let padding: Double
+        /// One layer per `PlaceKind`, in its order.
+        public let layers: [PlaceLayer]
+
+        public func layer(_ kind: PlaceKind) -> PlaceLayer { layers[Int(kind.rawValue)] }
+    }
+
+    /// The credit the map's sources ask for ("© OpenStreetMap contributors"), drawn small on a plate.
+    public struct Attribution: Sendable {
+        public let text: String
+        public let size: Double
+        public let ink: Color
+        public let plate: Color
+        /// From the corner of the part of the frame the insets leave free, in points.
+        public let margin: Double
+    }
+
     public let name: String
     public let water: Color
     public let land: Color
@@ -32,6 +66,9 @@ public struct MapStyle: Sendable {
     /// One layer per street class, in `StreetClass` order.
     public let streets: [StreetLayer]
     public let labels: Labels
+    /// Place names (none for a style without them).
+    public let places: Places?
+    public let attribution: Attribution?
     /// Geometry is simplified to this many pixels.
     public let tolerance: Double
     /// Rings smaller than this many square pixels are dropped.

@@ -18,6 +18,10 @@ struct StreetLabeler {
     let style: MapStyle
     let font: Font
     let view: MapView
+    /// Boxes names must keep clear of (the place names), in view pixels.
+    let obstacles: [Rect]
+    /// The whole frame in view pixels, when the view is (a band of) a frame: names it would cut are left out.
+    let labelArea: Rect?
 
     private struct GridCell: Hashable {
         let x: Int
@@ -42,6 +46,10 @@ struct StreetLabeler {
         var layouts: [String: TextLayout] = [:]
         var placed: [Rect] = []
         var grid: [GridCell: [Int]] = [:]
+        for obstacle in obstacles {
+            for cell in Self.cells(of: obstacle) { grid[cell, default: []].append(placed.count) }
+            placed.append(obstacle)
+        }
         var anchorsByName: [String: [Point]] = [:]
         var glyphs = Path()
         let haloWidth = style.labels.haloWidth * view.scale * 2
@@ -58,7 +66,7 @@ struct StreetLabeler {
                     let cells = Self.cells(of: padded)
                     let overlaps = cells.contains { cell in grid[cell, default: []].contains { placed[$0].intersects(padded) } }
                     let repeats = anchorsByName[name, default: []].contains { ($0 - label.anchor).length < spacing / 2 }
-                    guard !overlaps, !repeats else { continue }
+                    guard !overlaps, !repeats, labelArea?.contains(label.box) ?? true else { continue }
                     for cell in cells { grid[cell, default: []].append(placed.count) }
                     anchorsByName[name, default: []].append(label.anchor)
                     placed.append(label.box)
@@ -182,5 +190,10 @@ extension Rect {
     /// Whether the two share interior area.
     func intersects(_ other: Rect) -> Bool {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    /// Whether `other` lies wholly inside this rectangle.
+    func contains(_ other: Rect) -> Bool {
+        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 }

@@ -11,6 +11,15 @@ struct StyleRecord: Decodable {
         let haloWidth: Double; let spacing: Double; let maxTurnDegrees: Double
     }
     struct Generalization: Decodable { let tolerance: Double; let minArea: Double }
+    struct PlaceLayer: Decodable {
+        let color: String; let minZoom: Double; let maxZoom: Double; let size: [[Double]]; let minAreaPoints: Double
+        let letterSpacing: Double; let uppercase: Bool; let italic: Double
+    }
+    struct Attribution: Decodable { let text: String; let size: Double; let ink: String; let plate: String; let margin: Double }
+    struct Places: Decodable {
+        let halo: String; let haloWidth: Double; let padding: Double
+        let neighbourhood: PlaceLayer; let park: PlaceLayer; let water: PlaceLayer
+    }
 
     let name: String
     let water: String
@@ -19,6 +28,10 @@ struct StyleRecord: Decodable {
     let streets: Streets
     let labels: Labels
     let generalization: Generalization
+    /// Place names; a style without them names no places.
+    let places: Places?
+    /// The credit frames carry; a style without it draws none.
+    let attribution: Attribution?
 
     func validated(file: String) throws(BaseMapError) -> MapStyle {
         func color(_ text: String, _ path: String) throws(BaseMapError) -> Color {
@@ -49,12 +62,41 @@ struct StyleRecord: Decodable {
             halo: try color(labels.halo, "labels.halo"), haloWidth: try number(labels.haloWidth, "labels.haloWidth", 0...10),
             spacing: try number(labels.spacing, "labels.spacing", 20...2000),
             maxTurnDegrees: try number(labels.maxTurnDegrees, "labels.maxTurnDegrees", 0...90))
+        var placeStyle: MapStyle.Places?
+        if let places {
+            placeStyle = try validatedPlaces(places, color: color, number: number, file: file)
+        }
+        var credit: MapStyle.Attribution?
+        if let attribution {
+            guard !attribution.text.isEmpty, attribution.text.count <= 200 else {
+                throw BaseMapError(file: file, path: "attribution.text", message: "must be 1 to 200 characters")
+            }
+            credit = MapStyle.Attribution(text: attribution.text, size: try number(attribution.size, "attribution.size", 4...40),
+                                          ink: try color(attribution.ink, "attribution.ink"), plate: try color(attribution.plate, "attribution.plate"),
+                                          margin: try number(attribution.margin, "attribution.margin", 0...100))
+        }
         return MapStyle(name: name, water: try color(water, "water"), land: try color(land, "land"),
                         park: try color(parks.color, "parks.color"), parkMinZoom: try number(parks.minZoom, "parks.minZoom", 0...24),
                         casingColor: try color(streets.casingColor, "streets.casingColor"),
                         casingWidth: try ZoomStops(streets.casingWidth, field: "streets.casingWidth", file: file),
-                        streets: layers, labels: labelStyle,
+                        streets: layers, labels: labelStyle, places: placeStyle, attribution: credit,
                         tolerance: try number(generalization.tolerance, "generalization.tolerance", 0.01...2),
                         minArea: try number(generalization.minArea, "generalization.minArea", 0...100))
+    }
+
+    private func validatedPlaces(_ places: Places, color: (String, String) throws(BaseMapError) -> Color,
+                                 number: (Double, String, ClosedRange<Double>) throws(BaseMapError) -> Double, file: String) throws(BaseMapError) -> MapStyle.Places {
+        var placeLayers: [MapStyle.PlaceLayer] = []
+        for (kind, layer) in [(PlaceKind.neighbourhood, places.neighbourhood), (.park, places.park), (.water, places.water)] {
+            let path = "places.\(kind)"
+            placeLayers.append(MapStyle.PlaceLayer(
+                color: try color(layer.color, path + ".color"), minZoom: try number(layer.minZoom, path + ".minZoom", 0...24),
+                maxZoom: try number(layer.maxZoom, path + ".maxZoom", 0...24), size: try ZoomStops(layer.size, field: path + ".size", file: file),
+                minAreaPoints: try number(layer.minAreaPoints, path + ".minAreaPoints", 0...1e9),
+                letterSpacing: try number(layer.letterSpacing, path + ".letterSpacing", 0...1), uppercase: layer.uppercase,
+                italic: try number(layer.italic, path + ".italic", 0...0.5)))
+        }
+        return MapStyle.Places(halo: try color(places.halo, "places.halo"), haloWidth: try number(places.haloWidth, "places.haloWidth", 0...10),
+                               padding: try number(places.padding, "places.padding", 0...100), layers: placeLayers)
     }
 }

@@ -15,6 +15,8 @@ public struct DataPaths: Sendable {
     public var styleFile: URL { dataDirectory.appendingPathComponent("styles/snapmap.json") }
     public var trackingStyleFile: URL { dataDirectory.appendingPathComponent("styles/tracking.json") }
     public var baseMapCacheDirectory: URL { dataDirectory.appendingPathComponent("basemap") }
+    /// The names of the big waters, which no base map source has.
+    public var waterNamesFile: URL { dataDirectory.appendingPathComponent("places/water-names.json") }
 
     /// The NYC sources: the directory given at init, else `$SNAPMAP_NYC_DATA`, else `../shared/data/nyc` beside the checkout that holds `Data/`.
     public var baseMapSourceDirectory: URL {

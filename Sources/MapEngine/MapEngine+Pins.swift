@@ -55,6 +55,23 @@ extension MapEngine {
         return try camera.zoom(toGroup: id, members: members, from: viewport, cardHeight: card)
     }
 
+    /// The base map's credit, in the bottom-right corner of the part of the frame the insets leave free.
+    func drawCredit(_ viewport: Viewport, into canvas: Canvas) {
+        let free = viewport.freeRect
+        let scale = viewport.scale
+        baseMap.drawAttribution(scale: scale, free: Rect(x: free.x * scale, y: free.y * scale, width: free.width * scale, height: free.height * scale),
+                                into: canvas)
+    }
+
+    /// The boxes of a layout's drawn avatars and labels in frame pixels: place names keep clear of them.
+    func pinBoxes(_ layout: PinLayoutResult?) -> [Rect] {
+        guard let layout else { return [] }
+        let scale = layout.viewport.scale
+        let rects = layout.pins.filter { $0.visible && $0.groupId == nil }.flatMap { [$0.avatarRect, $0.labelRect] }
+            + layout.groups.flatMap { [$0.avatarRect, $0.labelRect] }
+        return rects.compactMap { $0 }.map { Rect(x: $0.x * scale, y: $0.y * scale, width: $0.width * scale, height: $0.height * scale) }
+    }
+
     /// Draws a layout's pins onto a frame canvas of its viewport.
     public func drawPins(_ layout: PinLayoutResult, friends: [Friend], into canvas: Canvas) {
         let engine = pinEngine(scale: layout.viewport.scale)

@@ -69,15 +69,18 @@ extension MapEngine {
         let tops = bands.reduce(into: [0]) { $0.append($0.last! + $1.height) }
         let encoder = try PNGStreamEncoder(width: view.width, height: view.height, opaque: layers.contains(.base))
         let perRound = Self.streamedBandsInFlight
+        let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
+        let boxes = pinBoxes(overlay?.layout)
         for start in stride(from: 0, to: bands.count, by: perRound) {
             let canvases = try ConcurrentMap.map(Array(start..<min(bands.count, start + perRound))) { index in
-                let canvas = try self.renderBase(bands[index], layers: layers, now: now)
+                let canvas = try self.renderBase(bands[index], of: view, layers: layers, now: now)
                 canvas.originY = tops[index]
-                if let overlay {
-                    self.drawPins(overlay.layout, friends: overlay.friends, into: canvas)
-                    if let card = overlay.layout.card {
-                        self.cardLook.draw(card, color: overlay.cardColor, font: self.labelFont, masks: self.shadowMasks, scale: viewport.scale, into: canvas)
-                    }
+                if !names.isEmpty { self.baseMap.drawPlaceNames(names, of: view, avoiding: boxes, into: canvas) }
+                // The order of the whole-canvas path: pins, the credit, then the card over them.
+                if let overlay { self.drawPins(overlay.layout, friends: overlay.friends, into: canvas) }
+                if layers.contains(.base) { self.drawCredit(viewport, into: canvas) }
+                if let overlay, let card = overlay.layout.card {
+                    self.cardLook.draw(card, color: overlay.cardColor, font: self.labelFont, masks: self.shadowMasks, scale: viewport.scale, into: canvas)
                 }
                 return canvas
             }.map { try $0.get() }

@@ -90,7 +90,7 @@ public final class MapEngine: Sendable {
         self.paths = paths
         scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
         let style = try MapStyle.load(paths.styleFile)
-        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory)
+        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
         labelFont = try InterFont.bold.load()
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
         pinLook = try PinLook.load(paths.styleFile)
@@ -143,16 +143,17 @@ public final class MapEngine: Sendable {
             }
         }
         let canvas = try layer?.canvas.copy() ?? renderUnderPins(view, layers: under, now: now)
-        guard layers.contains(.pins) else { return RenderedFrame(canvas: canvas, layout: nil, shared: layer) }
-        let layout = try self.layout(viewport, friends: friends, selected: selected, now: now)
-        drawPins(layout, friends: friends, into: canvas)
+        let layout = layers.contains(.pins) ? try self.layout(viewport, friends: friends, selected: selected, now: now) : nil
+        if layers.contains(.base) { baseMap.drawPlaceNames(baseMap.placeNames(for: view), of: view, avoiding: pinBoxes(layout), into: canvas) }
+        if let layout { drawPins(layout, friends: friends, into: canvas) }
+        if layers.contains(.base) { drawCredit(viewport, into: canvas) }
         return RenderedFrame(canvas: canvas, layout: layout, shared: layer)
     }
 
     /// The base and glow of a view, in bands of `bandHeight` rows rendered in parallel.
     private func renderUnderPins(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
         let bands = view.bands(count: max(1, view.height / Self.bandHeight))
-        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, layers: layers, now: now) }.map { try $0.get() }
+        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, of: view, layers: layers, now: now) }.map { try $0.get() }
         return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
     }
 
@@ -173,9 +174,10 @@ public final class MapEngine: Sendable {
             .joined(separator: "/")
     }
 
-    func renderBase(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
+    /// The base and glow of `view`, a band of `frame`.
+    func renderBase(_ view: MapView, of frame: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
-        if layers.contains(.base) { baseMap.draw(into: canvas, view: view) }
+        if layers.contains(.base) { baseMap.draw(into: canvas, view: view, frame: frame) }
         if layers.contains(.heat) { try heatRenderer(for: view, now: now).draw(view, into: canvas) }
         return canvas
     }

@@ -41,9 +41,9 @@ enum BaseMapBenchmark {
         }
 
         let sources = paths.baseMapSourceDirectory
-        let cold = try BenchmarkClock.best(of: 2) { _ = try BaseMapImporter.importStore(from: sources) }
+        let cold = try BenchmarkClock.best(of: 2) { _ = try BaseMapImporter.importStore(from: sources, waterNames: paths.waterNamesFile) }
         let cacheFile = paths.baseMapCacheDirectory.appendingPathComponent(BaseMapCache.fileName)
-        let fingerprint = BaseMapCache.fingerprint(of: sources)
+        let fingerprint = BaseMapCache.fingerprint(of: sources, waterNames: paths.waterNamesFile)
         let warm = try BenchmarkClock.best(of: 5) { _ = try BaseMapCache.read(from: cacheFile, fingerprint: fingerprint) }
 
         return [

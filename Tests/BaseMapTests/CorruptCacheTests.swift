@@ -18,6 +18,7 @@ struct CorruptCacheTests {
         table.maxYs = [6]
         table.classes = [0]
         table.names = ["a"]
+        table.values = [0]
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-cache-\(UUID().uuidString)/basemap.bin")
         try BaseMapCache.write(BaseMapStore(land: table, parks: store.parks, streets: store.streets), fingerprint: "test", to: url)
         return (url, "test", [UInt8](try Data(contentsOf: url)))

@@ -14,7 +14,7 @@ enum Fixtures {
     }
 
     static let store: Result<BaseMapStore, any Error> = Result {
-        try BaseMapCache.load(cacheDirectory: dataDirectory.appendingPathComponent("basemap"), sourceDirectory: sourceDirectory)
+        try BaseMapCache.load(cacheDirectory: dataDirectory.appendingPathComponent("basemap"), sourceDirectory: sourceDirectory, waterNames: dataDirectory.appendingPathComponent("places/water-names.json"))
     }
 
     static func style(editing edit: (String) -> String = { $0 }) throws -> MapStyle {

@@ -12,7 +12,7 @@ struct StoreAndStyleTests {
         defer { try? FileManager.default.removeItem(at: url) }
         try BaseMapCache.write(store, fingerprint: "test", to: url)
         let back = try #require(try BaseMapCache.read(from: url, fingerprint: "test"))
-        #expect(back.land == store.land && back.parks == store.parks && back.streets == store.streets)
+        #expect(back.land == store.land && back.parks == store.parks && back.streets == store.streets && back.places == store.places)
         #expect(try BaseMapCache.read(from: url, fingerprint: "other sources") == nil, "a stale cache is not used")
     }
 

@@ -29,3 +29,24 @@ struct StreamedFrameTests {
         }
     }
 }
+
+/// Frames drawn from OpenStreetMap and NYC Open Data carry their credit, small, in the bottom-right corner of
+/// the part of the frame the insets leave free.
+@Suite("The map's credit")
+struct AttributionTests {
+    @Test func framesCarryTheCreditAboveTheBottomInset() throws {
+        let engine = try EngineFixture.engine.get()
+        let scene = engine.scene
+        let viewport = scene.viewport
+        let frame = try engine.renderFrame(viewport, layers: [.base], now: scene.capturedAt).canvas
+        let bare = try engine.renderFrame(viewport, layers: [.heat], now: scene.capturedAt).canvas
+        let free = viewport.freeRect
+        let scale = viewport.scale
+        let corner = (x: Int((free.maxX - 60) * scale)..<Int(free.maxX * scale), y: Int((free.maxY - 16) * scale)..<Int(free.maxY * scale))
+        func ink(_ canvas: Canvas) -> Int {
+            corner.y.reduce(0) { count, y in count + corner.x.filter { x in let c = canvas.pixel(x: x, y: y); return c.a == 255 && Int(c.r) + Int(c.g) + Int(c.b) < 400 }.count }
+        }
+        #expect(ink(frame) > 50, "dark credit text in the corner the insets leave free")
+        #expect(ink(bare) == 0, "no credit on an overlay without the base map")
+    }
+}

@@ -27,7 +27,7 @@ let generateActivityCommand = Command(
         throw FixtureError.describing(error, file: hotspotsURL.path)
     }
     let paths = DataPaths(dataDirectory: data)
-    let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory)
+    let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
     let snaps = try ActivityGenerator.generate(spec) { store.isLand(WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon)) }
     try SnapsFile.encode(snaps).write(to: outURL, options: .atomic)
     return "wrote \(snaps.count) Snaps to \(outURL.path)"

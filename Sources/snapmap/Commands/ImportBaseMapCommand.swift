@@ -16,7 +16,7 @@ let importBaseMapCommand = Command(
     let sources = paths.baseMapSourceDirectory
     let cache = paths.baseMapCacheDirectory.appendingPathComponent(BaseMapCache.fileName)
     let clock = ContinuousClock()
-    let fingerprint = BaseMapCache.fingerprint(of: sources)
+    let fingerprint = BaseMapCache.fingerprint(of: sources, waterNames: paths.waterNamesFile)
     var note = ""
     if !options.flag("force") {
         do {
@@ -29,12 +29,12 @@ let importBaseMapCommand = Command(
     }
     var store: BaseMapStore?
     let elapsed = try clock.measure {
-        store = try BaseMapImporter.importStore(from: sources)
+        store = try BaseMapImporter.importStore(from: sources, waterNames: paths.waterNamesFile)
         try BaseMapCache.write(store!, fingerprint: fingerprint, to: cache)
     }
     return "imported \(sources.path) into \(cache.path) in \(elapsed) (\(summary(store!)))" + note
 }
 
 private func summary(_ store: BaseMapStore) -> String {
-    "\(store.land.count) land polygons, \(store.parks.count) parks, \(store.streets.count) streets, \(store.land.xs.count + store.parks.xs.count + store.streets.xs.count) points"
+    "\(store.land.count) land polygons, \(store.parks.count) parks, \(store.streets.count) streets, \(store.places.count) places, \(store.land.xs.count + store.parks.xs.count + store.streets.xs.count) points"
 }
