@@ -35,6 +35,8 @@ struct FriendRecord: Decodable {
     let color: String
     let avatar: String?
     let ghostMode: Bool?
+    /// The cartoon avatar's look.
+    let look: AvatarLook?
 
     /// Validates the record; errors carry the field path under `prefix`.
     func validated(prefix: String, file: String, capturedAt: Date) throws(FixtureError) -> Friend {

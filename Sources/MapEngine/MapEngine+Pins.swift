@@ -79,7 +79,8 @@ extension MapEngine {
         let byID = Dictionary(friends.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let subjectsByID = byID.mapValues { subjects([$0])[0] }
         let images = byID.compactMapValues { friend in friend.avatar.flatMap { avatars.image($0) } }
-        PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images, shadows: shadowMasks).draw(layout, texts: { layout, id in
+        let looks = byID.mapValues { scene.look(of: $0.id, color: $0.color) }
+        PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images, looks: looks, shadows: shadowMasks).draw(layout, texts: { layout, id in
             if let group = layout.group(id) {
                 return engine.labelText(group.members.compactMap { subjectsByID[$0] }, now: now, short: group.labelShort)
             }

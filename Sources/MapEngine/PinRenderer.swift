@@ -3,14 +3,19 @@ import GeoCore
 import PinLayout
 import Raster
 
-/// Draws a layout's pins exactly where it puts them: avatars (image or initials on the friend's colour) in
-/// a white ring with a soft shadow (Snapchat yellow when selected), groups as stacked avatars, and labels as
-/// white capsules with the name in ink and the time in grey.
+/// Draws a layout's pins exactly where it puts them: avatars (an image, the cartoon of the friend's look, or
+/// initials on their colour) in a white ring with a soft shadow (Snapchat yellow when selected) or standing on
+/// the map, as the style chooses; groups as stacked avatars, and labels as white capsules with the name in ink
+/// and the time in grey.
 struct PinRenderer {
+    /// Below this many pixels across, a cartoon face is a smudge: initials are drawn instead.
+    static let smallestCartoon = 24.0
+
     let look: PinLook
     let font: Font
     let friends: [String: Friend]
     let avatars: [String: Image]
+    let looks: [String: AvatarLook]
     let shadows: ShadowMasks
 
     /// A drawable: one friend's or one group's pin.
@@ -58,7 +63,12 @@ struct PinRenderer {
         }
     }
 
-    private func drawAvatar(_ id: String, in circle: Rect, selected: Bool, scale: Double, into canvas: Canvas) {
+    /// One friend's avatar in `circle`, as the style chooses (the ring and its width scale with `scale`).
+    func drawAvatar(_ id: String, in circle: Rect, selected: Bool, scale: Double, into canvas: Canvas) {
+        if look.avatar == .standing, avatars[id] == nil, let face = looks[id], circle.width >= Self.smallestCartoon {
+            AvatarPainter(look: face).drawStanding(in: circle, selected: selected ? look.selectedRing : nil, into: canvas)
+            return
+        }
         let ring = look.layout.ringWidth * scale * (selected ? 1.5 : 1)
         canvas.drawShadow(of: .ellipse(in: circle), color: look.shadow, sigma: look.shadowBlur * scale, offset: Point(0, look.shadowOffsetY * scale),
                           masks: shadows)
@@ -69,6 +79,10 @@ struct PinRenderer {
             return
         }
         let color = (try? Color(hex: friends[id]?.color ?? "#8A8D91")) ?? look.labelSecondary
+        if look.avatar != .initials, let face = looks[id], inner.width >= Self.smallestCartoon {
+            AvatarPainter(look: face).drawBadge(in: inner, background: color, into: canvas)
+            return
+        }
         canvas.fill(.ellipse(in: inner), paint: .solid(color))
         let initials = (friends[id]?.name ?? id).split(separator: " ").prefix(2).compactMap(\.first).map(String.init).joined()
         let size = look.initialsFontSize * scale * inner.width / (look.layout.avatarSize * scale - 2 * ring)

@@ -2,9 +2,16 @@ import Foundation
 import PinLayout
 import Raster
 
+/// How friends are drawn: a cartoon head in the round badge, a cartoon figure standing on the map, or
+/// initials on their colour.
+public enum AvatarStyle: String, Sendable, Codable, CaseIterable {
+    case badge, standing, initials
+}
+
 /// The `pins` section of the style: layout sizes and the colours the pin renderer uses.
 public struct PinLook: Sendable {
     public let layout: PinStyle
+    public let avatar: AvatarStyle
     public let ring: Color
     public let selectedRing: Color
     public let initials: Color
@@ -19,6 +26,7 @@ public struct PinLook: Sendable {
     private struct File: Decodable {
         struct Pins: Decodable {
             let layout: PinStyle
+            let avatar: AvatarStyle
             let ring: String
             let selectedRing: String
             let initials: String
@@ -55,7 +63,7 @@ public struct PinLook: Sendable {
         func color(_ text: String, _ name: String) throws -> Color {
             do { return try Color(hex: text) } catch { throw FixtureError(file: url.lastPathComponent, path: "pins.\(name)", message: error.description) }
         }
-        return PinLook(layout: pins.layout, ring: try color(pins.ring, "ring"), selectedRing: try color(pins.selectedRing, "selectedRing"),
+        return PinLook(layout: pins.layout, avatar: pins.avatar, ring: try color(pins.ring, "ring"), selectedRing: try color(pins.selectedRing, "selectedRing"),
                        initials: try color(pins.initials, "initials"), initialsFontSize: pins.initialsFontSize,
                        labelBackground: try color(pins.labelBackground, "labelBackground"), labelInk: try color(pins.labelInk, "labelInk"),
                        labelSecondary: try color(pins.labelSecondary, "labelSecondary"), shadow: try color(pins.shadow, "shadow"),

@@ -13,6 +13,11 @@ public struct Scene: Sendable {
     public let friends: [Friend]
     /// The fixture's friends in Ghost Mode (seeded with Ghost Mode on until turned off).
     public let ghosts: [Friend]
+    /// The cartoon looks the fixture gives people (the viewer and friends), by id.
+    public let looks: [String: AvatarLook]
+
+    /// Someone's avatar look: the fixture's, or one derived from their id with their colour as the top.
+    public func look(of id: String, color: String) -> AvatarLook { looks[id] ?? AvatarLook.derived(from: id, color: color) }
 
     /// The friend with an id, if visible.
     public func friend(id: String) -> Friend? { friends.first { $0.id == id } }
@@ -35,19 +40,23 @@ public struct SceneLoader: Sendable {
         let viewport = try sceneRecord.validatedViewport(file: Self.sceneFile)
         let capturedAt = try sceneRecord.validatedCapturedAt(file: Self.sceneFile)
         let selection = try sceneRecord.validatedSelection(file: Self.sceneFile)
-        let (friends, ghosts) = try loadFriends(capturedAt: capturedAt)
-        return Scene(viewer: sceneRecord.viewer, capturedAt: capturedAt, viewport: viewport, selection: selection, friends: friends, ghosts: ghosts)
+        let (friends, ghosts, looks) = try loadFriends(capturedAt: capturedAt)
+        var allLooks = looks
+        if let look = sceneRecord.viewerLook { allLooks[sceneRecord.viewer.username] = try look.validated(path: "viewerLook", file: Self.sceneFile) }
+        return Scene(viewer: sceneRecord.viewer, capturedAt: capturedAt, viewport: viewport, selection: selection, friends: friends, ghosts: ghosts,
+                     looks: allLooks)
     }
 
     private struct FriendsFile: Decodable {
         let friends: [FriendRecord]
     }
 
-    private func loadFriends(capturedAt: Date) throws(FixtureError) -> (sharing: [Friend], ghosts: [Friend]) {
+    private func loadFriends(capturedAt: Date) throws(FixtureError) -> (sharing: [Friend], ghosts: [Friend], looks: [String: AvatarLook]) {
         let records = try decode(FriendsFile.self, from: Self.friendsFile).friends
         var seen = Set<String>()
         var visible: [Friend] = []
         var ghosts: [Friend] = []
+        var looks: [String: AvatarLook] = [:]
         for (index, record) in records.enumerated() {
             let prefix = "friends[\(index)]"
             guard seen.insert(record.id).inserted else {
@@ -55,8 +64,9 @@ public struct SceneLoader: Sendable {
             }
             let friend = try record.validated(prefix: prefix, file: Self.friendsFile, capturedAt: capturedAt)
             if record.ghostMode == true { ghosts.append(friend) } else { visible.append(friend) }
+            if let look = record.look { looks[record.id] = try look.validated(path: prefix + ".look", file: Self.friendsFile) }
         }
-        return (visible, ghosts)
+        return (visible, ghosts, looks)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws(FixtureError) -> T {

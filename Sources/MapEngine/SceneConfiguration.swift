@@ -32,6 +32,8 @@ struct SceneRecord: Decodable {
     }
 
     let viewer: Viewer
+    /// The viewer's own cartoon look.
+    let viewerLook: AvatarLook?
     let capturedAt: String
     let viewport: ViewportRecord
     let selection: SelectionSettings
