@@ -48,8 +48,9 @@ public struct CardLook: Sendable {
     }
 
     /// Draws a card where its geometry says, in the app's look: a white sheet with rounded top corners and a soft
-    /// shadow, the grabber, the avatar in its ring, the name, the detail lines and the Chat button.
-    func draw(_ card: SelectionCard, color avatarColor: Color, font: Font, masks: ShadowMasks, scale: Double, into canvas: Canvas) {
+    /// shadow, the grabber, the avatar in its ring (the cartoon of `look`, or initials), the name, the detail lines
+    /// and the Chat button.
+    func draw(_ card: SelectionCard, color avatarColor: Color, look: AvatarLook? = nil, font: Font, masks: ShadowMasks, scale: Double, into canvas: Canvas) {
         func px(_ rect: ScreenRect) -> Rect { Rect(x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale) }
         let sheet = px(card.rect)
         let radius = card.cornerRadius * scale
@@ -60,9 +61,13 @@ public struct CardLook: Sendable {
         canvas.fill(.roundedRect(grabberRect, radius: grabberRect.height / 2), paint: .solid(grabber))
         let avatar = px(card.avatarRect)
         canvas.fill(.ellipse(in: avatar), paint: .solid(self.sheet))
-        canvas.fill(.ellipse(in: avatar.outset(by: -3 * scale)), paint: .solid(avatarColor))
-        let initials = card.name.split(separator: " ").prefix(2).compactMap(\.first).map(String.init).joined()
-        text(initials, size: metrics.avatarSize * 0.36 * scale, color: .white, font: font, centredIn: avatar, into: canvas)
+        if let look {
+            AvatarPainter(look: look).drawBadge(in: avatar.outset(by: -3 * scale), background: avatarColor, into: canvas)
+        } else {
+            canvas.fill(.ellipse(in: avatar.outset(by: -3 * scale)), paint: .solid(avatarColor))
+            let initials = card.name.split(separator: " ").prefix(2).compactMap(\.first).map(String.init).joined()
+            text(initials, size: metrics.avatarSize * 0.36 * scale, color: .white, font: font, centredIn: avatar, into: canvas)
+        }
         text(card.name, size: metrics.nameSize * scale, color: name, font: font, in: px(card.nameRect), into: canvas)
         text(card.detailText, size: metrics.detailSize * scale, color: detail, font: font, in: px(card.detailRect), into: canvas)
         if let rect = card.distanceRect, let distance = card.distanceText {

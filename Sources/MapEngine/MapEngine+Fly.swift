@@ -30,6 +30,7 @@ extension MapEngine {
         }.map { try $0.get() }
         guard let card = layout.card else { return frames }
         let color = cardColor(of: selected, among: friends)
+        let face = cardFace(of: selected, among: friends)
         // The card covers only the bottom: each slide frame recompresses only the bands it changes.
         let settled = SharedLayer(canvas: try renderFrame(framed, layers: [.base, .heat, .pins], friends: friends, selected: selected, now: now).canvas)
         let slides = max(1, Int((Self.cardSlideSeconds * Double(framesPerSecond)).rounded()))
@@ -40,7 +41,7 @@ extension MapEngine {
             let canvas = try settled.canvas.copy()
             // Whole pixels, so that every slide frame reuses the card's blurred shadow mask.
             let offset = (card.rect.height * (1 - progress) * framed.scale).rounded() / framed.scale
-            self.cardLook.draw(card.moved(down: offset), color: color, font: self.labelFont, masks: self.shadowMasks,
+            self.cardLook.draw(card.moved(down: offset), color: color, look: face, font: self.labelFont, masks: self.shadowMasks,
                                scale: framed.scale, into: canvas)
             return APNG.Frame(png: try settled.png(of: canvas), width: canvas.width, height: canvas.height,
                               delayMilliseconds: index == slides ? 1000 : delay)

@@ -61,6 +61,12 @@ extension MapEngine {
         (try? Color(hex: friends.first { $0.id == selected }?.color ?? "#8A8D91")) ?? .black
     }
 
+    /// The card's cartoon: the selected friend's look, unless the style draws initials.
+    func cardFace(of selected: String?, among friends: [Friend]) -> AvatarLook? {
+        guard pinLook.avatar != .initials, let friend = friends.first(where: { $0.id == selected }) else { return nil }
+        return scene.look(of: friend.id, color: friend.color)
+    }
+
     /// Renders the frame's bands a round at a time (`streamedBandsInFlight` in parallel), draws the overlay over each and
     /// encodes it; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
     private func streamFrame(_ viewport: Viewport, layers: Set<MapLayer>, overlay: Overlay?, now: Date) throws -> [UInt8]? {
@@ -80,7 +86,7 @@ extension MapEngine {
                 if let overlay { self.drawPins(overlay.layout, friends: overlay.friends, into: canvas) }
                 if layers.contains(.base) { self.drawCredit(viewport, into: canvas) }
                 if let overlay, let card = overlay.layout.card {
-                    self.cardLook.draw(card, color: overlay.cardColor, font: self.labelFont, masks: self.shadowMasks, scale: viewport.scale, into: canvas)
+                    self.cardLook.draw(card, color: overlay.cardColor, look: self.cardFace(of: overlay.layout.selected, among: overlay.friends), font: self.labelFont, masks: self.shadowMasks, scale: viewport.scale, into: canvas)
                 }
                 return canvas
             }.map { try $0.get() }
