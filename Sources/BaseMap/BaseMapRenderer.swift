@@ -100,7 +100,7 @@ public final class BaseMapRenderer: Sendable {
     /// The boxes of the place names a frame shows, clear of `avoiding` (in frame pixels, in placement order).
     public func shownPlaceNames(_ names: [PlaceName], of frame: MapView, avoiding: [Rect]) -> [Rect] {
         guard let places = style.places else { return [] }
-        return PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).positions(names, avoiding: avoiding).map(\.box)
+        return PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).positions(names, avoiding: avoiding).map(\.outline.box)
     }
 
     /// Draws a frame's place names onto a canvas of it (or a band of it, by its `originY`), leaving out those

@@ -7,10 +7,54 @@ import Raster
 public struct PlaceName: Sendable {
     public let name: String
     public let kind: PlaceKind
-    public let box: Rect
-    let glyphs: Path
+    let outline: NameOutline
+    let alternatives: [NameOutline]
     let color: Color
-    let alternatives: [(box: Rect, glyphs: Path)]
+
+    public var box: Rect { outline.box }
+}
+
+/// Where a name's text goes: its shaped text, centre, angle and box; the glyph outlines are made only for the
+/// names that are drawn.
+struct NameOutline: Sendable {
+    let layout: TextLayout
+    let spacing: Double
+    let italic: Double
+    let anchor: Point
+    let angle: Double
+    let box: Rect
+
+    init(layout: TextLayout, spacing: Double, italic: Double, anchor: Point, angle: Double) {
+        self.layout = layout
+        self.spacing = spacing
+        self.italic = italic
+        self.anchor = anchor
+        self.angle = angle
+        let (width, height) = (Self.width(layout, spacing), layout.ascent + layout.descent)
+        let corners = [Point(-width / 2, -height / 2), Point(width / 2, -height / 2), Point(-width / 2, height / 2), Point(width / 2, height / 2)]
+            .map { Self.placement(anchor, angle).apply($0) }
+        let (xs, ys) = (corners.map(\.x), corners.map(\.y))
+        box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
+    static func width(_ layout: TextLayout, _ spacing: Double) -> Double { layout.advance + spacing * Double(layout.glyphs.count - 1) }
+    static func placement(_ anchor: Point, _ angle: Double) -> Raster.AffineTransform {
+        Raster.AffineTransform.rotation(angle).then(.translation(anchor.x, anchor.y))
+    }
+
+    /// The glyph outlines, letter-spaced and slanted, centred on the anchor and turned by the angle.
+    var glyphs: Path {
+        let width = Self.width(layout, spacing)
+        let baseline = (layout.ascent - layout.descent) / 2
+        let slant = Raster.AffineTransform(a: 1, b: 0, c: -italic, d: 1, tx: 0, ty: 0)
+        let place = Self.placement(anchor, angle)
+        var path = Path()
+        for (index, glyph) in layout.glyphs.enumerated() {
+            let x = glyph.x + spacing * Double(index) - width / 2
+            path.append(layout.font.glyphPath(glyph.id, size: layout.size).transformed(by: slant.then(.translation(x, baseline + glyph.y)).then(place)))
+        }
+        return path
+    }
 }
 
 /// Names of neighbourhoods (spaced capitals), parks and waters (italic, along the water's long axis), placed
@@ -55,31 +99,33 @@ struct PlaceLabeler {
             let direction = Point(table.xs[part.lowerBound + 1] - table.xs[part.lowerBound], table.ys[part.lowerBound] - table.ys[part.lowerBound + 1])
             let text = layer.uppercase ? table.names[index].uppercased() : table.names[index]
             let angle = Self.readable(atan2(direction.y, direction.x))
-            guard let label = outline(text, layer: layer, at: anchor, angle: angle) else { continue }
+            let size = layer.size.value(at: view.zoom) * view.scale
+            guard let layout = try? font.layout(text, size: size), !layout.glyphs.isEmpty else { continue }
+            func outline(at point: Point) -> NameOutline {
+                NameOutline(layout: layout, spacing: layer.letterSpacing * size, italic: layer.italic, anchor: point, angle: angle)
+            }
+            let label = outline(at: anchor)
             let padded = label.box.outset(by: places.padding * view.scale)
             guard !boxes.contains(where: { $0.intersects(padded) }) else { continue }
             if let labelArea, !labelArea.contains(label.box) { continue }
             boxes.append(padded)
-            let others = (part.lowerBound + 2..<part.upperBound).compactMap { point in
-                outline(text, layer: layer, at: Point(table.xs[point] * k, -table.ys[point] * k) + offset, angle: angle)
-            }.filter { other in labelArea.map { $0.contains(other.box) } ?? true }
-            placed.append(PlaceName(name: table.names[index], kind: kind, box: label.box, glyphs: label.glyphs, color: layer.color,
-                                    alternatives: others.map { ($0.box, $0.glyphs) }))
+            let others = (part.lowerBound + 2..<part.upperBound).map { point in outline(at: Point(table.xs[point] * k, -table.ys[point] * k) + offset) }
+                .filter { other in labelArea.map { $0.contains(other.box) } ?? true }
+            placed.append(PlaceName(name: table.names[index], kind: kind, outline: label, alternatives: others, color: layer.color))
         }
         return placed
     }
 
     /// Where each name shows clear of `avoiding` (its own place, or the first of its alternatives that is clear
     /// of those and of the names before it), in order; names with no clear place are left out.
-    func positions(_ placed: [PlaceName], avoiding: [Rect]) -> [(box: Rect, glyphs: Path, color: Color)] {
-        var shown: [(box: Rect, glyphs: Path, color: Color)] = []
+    func positions(_ placed: [PlaceName], avoiding: [Rect]) -> [(outline: NameOutline, color: Color)] {
+        var shown: [(outline: NameOutline, color: Color)] = []
         let padding = places.padding * view.scale
         for name in placed {
-            let options = [(name.box, name.glyphs)] + name.alternatives
-            guard let clear = options.first(where: { option in
-                !avoiding.contains { $0.intersects(option.0) } && !shown.contains { $0.box.outset(by: padding).intersects(option.0) }
+            guard let clear = ([name.outline] + name.alternatives).first(where: { option in
+                !avoiding.contains { $0.intersects(option.box) } && !shown.contains { $0.outline.box.outset(by: padding).intersects(option.box) }
             }) else { continue }
-            shown.append((clear.0, clear.1, name.color))
+            shown.append((clear, name.color))
         }
         return shown
     }
@@ -88,9 +134,10 @@ struct PlaceLabeler {
     func draw(_ placed: [PlaceName], into canvas: Canvas, avoiding: [Rect]) {
         let visible = Rect(x: 0, y: Double(canvas.originY), width: Double(view.width), height: Double(canvas.height))
         let haloWidth = places.haloWidth * view.scale * 2
-        for name in positions(placed, avoiding: avoiding) where name.box.outset(by: haloWidth).intersects(visible) {
-            canvas.stroke(name.glyphs, style: StrokeStyle(width: haloWidth, join: .round, cap: .round), paint: .solid(places.halo))
-            canvas.fill(name.glyphs, paint: .solid(name.color))
+        for name in positions(placed, avoiding: avoiding) where name.outline.box.outset(by: haloWidth).intersects(visible) {
+            let glyphs = name.outline.glyphs
+            canvas.stroke(glyphs, style: StrokeStyle(width: haloWidth, join: .bevel, cap: .butt), paint: .solid(places.halo))
+            canvas.fill(glyphs, paint: .solid(name.color))
         }
     }
 
@@ -110,28 +157,5 @@ struct PlaceLabeler {
         if turned > Double.pi / 2 { turned -= Double.pi }
         if turned <= -Double.pi / 2 { turned += Double.pi }
         return turned
-    }
-
-    /// The glyph outlines of `text` centred on `anchor` and turned by `angle`, with the layer's letter spacing
-    /// and slant, and the box that holds them; nil when the text has no glyphs.
-    private func outline(_ text: String, layer: MapStyle.PlaceLayer, at anchor: Point, angle: Double) -> (glyphs: Path, box: Rect)? {
-        let size = layer.size.value(at: view.zoom) * view.scale
-        guard let layout = try? font.layout(text, size: size), !layout.glyphs.isEmpty else { return nil }
-        let spacing = layer.letterSpacing * size
-        let width = layout.advance + spacing * Double(layout.glyphs.count - 1)
-        let height = layout.ascent + layout.descent
-        let baseline = (layout.ascent - layout.descent) / 2
-        let slant = AffineTransform(a: 1, b: 0, c: -layer.italic, d: 1, tx: 0, ty: 0)
-        let place = AffineTransform.rotation(angle).then(.translation(anchor.x, anchor.y))
-        var glyphs = Path()
-        for (index, glyph) in layout.glyphs.enumerated() {
-            let x = glyph.x + spacing * Double(index) - width / 2
-            glyphs.append(font.glyphPath(glyph.id, size: size).transformed(by: slant.then(.translation(x, baseline + glyph.y)).then(place)))
-        }
-        let corners = [Point(-width / 2, -height / 2), Point(width / 2, -height / 2), Point(-width / 2, height / 2), Point(width / 2, height / 2)]
-            .map { place.apply($0) }
-        let (xs, ys) = (corners.map(\.x), corners.map(\.y))
-        let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-        return (glyphs, box)
     }
 }

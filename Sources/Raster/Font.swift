@@ -19,6 +19,23 @@ public final class Font: @unchecked Sendable {
     private var glyphCache: [GlyphKey: GlyphBitmap] = [:]
     /// Glyph outlines by glyph and size; guarded by `lock` through `withFace`.
     var outlineCache: [GlyphKey: Path] = [:]
+    /// Shaped text by text and size (labels are shaped again for every tile, band and frame); guarded by `lock`.
+    private var shapeCache: [ShapeKey: Shaped] = [:]
+    /// Shapings kept; past this the cache starts again.
+    static let shapeCacheCapacity = 8192
+
+    private struct ShapeKey: Hashable {
+        let text: String
+        let size: Double
+    }
+
+    private struct Shaped {
+        let glyphs: [PositionedGlyph]
+        let advance: Double
+        let ascent: Double
+        let descent: Double
+        let ink: Rect?
+    }
 
     /// Opens a font file; a missing or unreadable file is an error naming it.
     public init(file: String) throws(RasterError) {
@@ -49,6 +66,11 @@ public final class Font: @unchecked Sendable {
         guard size > 0, size <= 1024, size.isFinite else { throw .invalid(field: "size", reason: "\(size) is out of range: allowed 0 … 1024 px") }
         lock.lock()
         defer { lock.unlock() }
+        let key = ShapeKey(text: text, size: size)
+        if let known = shapeCache[key] {
+            return TextLayout(font: self, size: size, glyphs: known.glyphs, advance: known.advance, ascent: known.ascent, descent: known.descent,
+                              inkBounds: known.ink)
+        }
         setSize(size)
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
@@ -74,9 +96,11 @@ public final class Font: @unchecked Sendable {
             penX += Double(position.x_advance) / Self.units
         }
         let metrics = face!.pointee.size.pointee.metrics
-        return TextLayout(font: self, size: size, glyphs: glyphs, advance: penX,
-                          ascent: Double(metrics.ascender) / Self.units, descent: -Double(metrics.descender) / Self.units,
-                          inkBounds: ink)
+        let shaped = Shaped(glyphs: glyphs, advance: penX, ascent: Double(metrics.ascender) / Self.units, descent: -Double(metrics.descender) / Self.units,
+                            ink: ink)
+        if shapeCache.count >= Self.shapeCacheCapacity { shapeCache.removeAll(keepingCapacity: true) }
+        shapeCache[key] = shaped
+        return TextLayout(font: self, size: size, glyphs: glyphs, advance: shaped.advance, ascent: shaped.ascent, descent: shaped.descent, inkBounds: ink)
     }
 
     /// The unhinted outline box of a glyph at the current size, y down from the baseline.
