@@ -66,13 +66,15 @@ public final class BaseMapRenderer: Sendable {
             return Rect(x: (frame.origin.x - view.origin.x) * k, y: (view.origin.y - frame.origin.y) * k, width: Double(frame.width), height: Double(frame.height))
         }
         var placeBoxes: [Rect] = []
-        if let places = style.places {
+        let streetNames = view.zoom >= style.labels.minZoom
+        // A frame's names are drawn by the caller; here they only keep street names clear, when there are any.
+        if let places = style.places, frame == nil || streetNames {
             let labeler = PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: labelArea)
             let placed = labeler.place()
             if frame == nil { labeler.draw(placed, into: canvas, avoiding: []) }
             placeBoxes = placed.map { $0.box.outset(by: places.padding * view.scale) }
         }
-        if view.zoom >= style.labels.minZoom {
+        if streetNames {
             StreetLabeler(store: store, style: style, font: labelFont, view: view, obstacles: placeBoxes, labelArea: labelArea).draw(into: canvas)
         }
     }

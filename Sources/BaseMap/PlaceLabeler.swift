@@ -77,10 +77,14 @@ struct PlaceLabeler {
     /// The names that show in and around the view.
     func place() -> [PlaceName] {
         let k = view.pixelsPerMetre
-        let reach = Self.reachPixels * view.scale / k
+        // A tile gathers names from around it (its neighbours must agree); a frame shows only names wholly inside it.
+        let region = labelArea.map { area in
+            MercatorRect(minX: view.origin.x + area.minX / k, minY: view.origin.y - area.maxY / k, maxX: view.origin.x + area.maxX / k,
+                         maxY: view.origin.y - area.minY / k)
+        } ?? view.mercatorBounds.expanded(by: Self.reachPixels * view.scale / k)
         let table = store.places
         let pointsPerMetre = k / view.scale
-        let candidates = BaseMapStore.features(of: table, grid: store.placeGrid, in: view.mercatorBounds.expanded(by: reach)).filter { index in
+        let candidates = BaseMapStore.features(of: table, grid: store.placeGrid, in: region).filter { index in
             guard let kind = PlaceKind(rawValue: table.classes[index]) else { return false }
             let layer = places.layer(kind)
             return view.zoom >= layer.minZoom && view.zoom <= layer.maxZoom && table.values[index] * pointsPerMetre * pointsPerMetre >= layer.minAreaPoints

@@ -142,18 +142,36 @@ public final class MapEngine: Sendable {
                 layer = made
             }
         }
-        let canvas = try layer?.canvas.copy() ?? renderUnderPins(view, layers: under, now: now)
         let layout = layers.contains(.pins) ? try self.layout(viewport, friends: friends, selected: selected, now: now) : nil
-        if layers.contains(.base) { baseMap.drawPlaceNames(baseMap.placeNames(for: view), of: view, avoiding: pinBoxes(layout), into: canvas) }
+        let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
+        let avoiding = pinBoxes(layout)
+        let canvas: Canvas
+        if let layer {
+            canvas = try layer.canvas.copy()
+            baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: canvas)
+        } else {
+            // Names drawn band by band in parallel: the same pixels as over the whole canvas.
+            canvas = try renderUnderPins(view, layers: under, now: now) { band, top in
+                band.originY = top
+                self.baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: band)
+            }
+        }
         if let layout { drawPins(layout, friends: friends, into: canvas) }
         if layers.contains(.base) { drawCredit(viewport, into: canvas) }
         return RenderedFrame(canvas: canvas, layout: layout, shared: layer)
     }
 
-    /// The base and glow of a view, in bands of `bandHeight` rows rendered in parallel.
-    private func renderUnderPins(_ view: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
+    /// The base and glow of a view, in bands of `bandHeight` rows rendered in parallel; `finish`, when given,
+    /// draws more over each band (with its first row's place in the frame).
+    private func renderUnderPins(_ view: MapView, layers: Set<MapLayer>, now: Date,
+                                 finish: (@Sendable (Canvas, Int) -> Void)? = nil) throws -> Canvas {
         let bands = view.bands(count: max(1, view.height / Self.bandHeight))
-        let canvases = try ConcurrentMap.map(bands) { band in try self.renderBase(band, of: view, layers: layers, now: now) }.map { try $0.get() }
+        let tops = bands.reduce(into: [0]) { $0.append($0.last! + $1.height) }
+        let canvases = try ConcurrentMap.map(Array(bands.indices)) { index in
+            let canvas = try self.renderBase(bands[index], of: view, layers: layers, now: now)
+            finish?(canvas, tops[index])
+            return canvas
+        }.map { try $0.get() }
         return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
     }
 

@@ -114,19 +114,19 @@ final class CoverageAccumulator {
         let dxdy = (bottom.x - top.x) / (bottom.y - top.y)
         guard dxdy.isFinite else { return }
         let gridRight = Double(width)
-        func crossing(at y: Double) -> Double { y >= bottom.y ? bottom.x : min(max(top.x + (y - top.y) * dxdy, 0), gridRight) }
         let firstRow = max(originY, Int(max(top.y, -1e15).rounded(.down)))
         let endRow = min(originY + height, Int(min(bottom.y, 1e15).rounded(.up)))
         guard firstRow < endRow else { return }
         touchedFirstRow = min(touchedFirstRow, firstRow - originY)
         touchedEndRow = max(touchedEndRow, endRow - originY)
-        var x = crossing(at: max(Double(firstRow), top.y))
+        let startY = max(Double(firstRow), top.y)
+        var x = startY >= bottom.y ? bottom.x : min(max(top.x + (startY - top.y) * dxdy, 0), gridRight)
         for frameRow in firstRow..<endRow {
             let row = frameRow - originY
             let base = row * stride
             let rowBottom = min(Double(frameRow + 1), bottom.y)
             let dy = rowBottom - max(Double(frameRow), top.y)
-            let xNext = crossing(at: rowBottom)
+            let xNext = rowBottom >= bottom.y ? bottom.x : min(max(top.x + (rowBottom - top.y) * dxdy, 0), gridRight)
             let d = dy * direction
             let (left, right) = x < xNext ? (x, xNext) : (xNext, x)
             let leftFloor = left.rounded(.down)
