@@ -5,12 +5,18 @@ enum BenchmarkProcess {
     /// Debian's Python, which sees the python3-* packages the anchors need (a pyenv python3 on PATH does not).
     static let debianPython = "/usr/bin/python3"
 
-    static func run(_ program: String, _ arguments: [String]) throws -> String {
+    /// Runs `program` and returns what it printed (on standard error instead, with `standardError`).
+    static func run(_ program: String, _ arguments: [String], standardError: Bool = false) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
         let output = Pipe()
-        process.standardOutput = output
+        if standardError {
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            process.standardError = output
+        } else {
+            process.standardOutput = output
+        }
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -30,11 +36,6 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
 /// process measures the process, not the launcher.
 enum ProcessTimer {
     static func run(_ arguments: [String]) throws {
-        _ = try runMeasuringMemory(arguments)
-    }
-
-    /// Runs the process and returns its peak resident set in bytes (the kernel's ru_maxrss).
-    static func runMeasuringMemory(_ arguments: [String]) throws -> Int {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -46,9 +47,7 @@ enum ProcessTimer {
             throw BenchmarkFailure(message: "cannot start \(arguments[0])")
         }
         var status: Int32 = 0
-        var usage = rusage()
-        wait4(pid, &status, 0, &usage)
+        waitpid(pid, &status, 0)
         guard status == 0 else { throw BenchmarkFailure(message: "\(arguments.joined(separator: " ")) failed with status \(status)") }
-        return usage.ru_maxrss * 1024
     }
 }
