@@ -7,7 +7,8 @@ import GeoCore
 public enum BaseMapCache {
     static let magic = "snapmap-basemap"
     /// 2: the payload ends with its FNV-1a checksum. 3: a fourth table, places, and a value per feature.
-    static let formatVersion = 3
+    /// 4: the checksum takes the payload eight bytes at a time (a byte at a time was a third of a render's start).
+    static let formatVersion = 4
     public static let fileName = "basemap.bin"
 
     /// A description of the sources that changes whenever one of them does (the water names file by content).
@@ -33,12 +34,20 @@ public enum BaseMapCache {
         try Data(writer.bytes).write(to: url, options: .atomic)
     }
 
-    /// FNV-1a, 64 bits, of a payload.
+    /// FNV-1a, 64 bits, of a payload taken as little-endian 64-bit words (the last few bytes one by one).
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for index in 0..<words {
+                hash ^= UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+                hash &*= prime
+            }
+            for index in (words * 8)..<raw.count {
+                hash ^= UInt64(raw[index])
+                hash &*= prime
+            }
         }
         return hash
     }
