@@ -63,7 +63,8 @@ public final class BaseMapRenderer: Sendable {
         }
         let labelArea = frame.map { frame in
             let k = view.pixelsPerMetre
-            return Rect(x: (frame.origin.x - view.origin.x) * k, y: (view.origin.y - frame.origin.y) * k, width: Double(frame.width), height: Double(frame.height))
+            return Rect(x: (frame.origin.x - view.origin.x) * k, y: (view.origin.y - frame.origin.y) * k,
+                        width: Double(frame.width), height: Double(frame.height))
         }
         var placeBoxes: [Rect] = []
         let streetNames = view.zoom >= style.labels.minZoom

@@ -94,7 +94,8 @@ enum PoleOfInaccessibility {
         var candidates: [(point: MercatorPoint, depth: Double)] = []
         for row in 0..<grid {
             for column in 0..<grid {
-                let point = MercatorPoint(x: minX + (Double(column) + 0.5) / Double(grid) * (maxX - minX), y: minY + (Double(row) + 0.5) / Double(grid) * (maxY - minY))
+                let point = MercatorPoint(x: minX + (Double(column) + 0.5) / Double(grid) * (maxX - minX),
+                                          y: minY + (Double(row) + 0.5) / Double(grid) * (maxY - minY))
                 let inside = signedDistance(point.x, point.y, rings)
                 if inside >= minimumShare * depth { candidates.append((point, inside)) }
             }

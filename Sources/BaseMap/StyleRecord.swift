@@ -85,7 +85,8 @@ struct StyleRecord: Decodable {
     }
 
     private func validatedPlaces(_ places: Places, color: (String, String) throws(BaseMapError) -> Color,
-                                 number: (Double, String, ClosedRange<Double>) throws(BaseMapError) -> Double, file: String) throws(BaseMapError) -> MapStyle.Places {
+                                 number: (Double, String, ClosedRange<Double>) throws(BaseMapError) -> Double,
+                                 file: String) throws(BaseMapError) -> MapStyle.Places {
         var placeLayers: [MapStyle.PlaceLayer] = []
         for (kind, layer) in [(PlaceKind.neighbourhood, places.neighbourhood), (.park, places.park), (.water, places.water)] {
             let path = "places.\(kind)"

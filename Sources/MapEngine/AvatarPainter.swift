@@ -42,7 +42,8 @@ struct AvatarPainter {
         let head = Point(cx, cy - 0.1 * circle.height)
         if look.hair == .long { drawBackHair(head, u, into: canvas) }
         let shoulderY = cy + 0.34 * circle.height
-        canvas.fill(.rect(Rect(x: cx - 0.42 * u, y: head.y + 0.8 * u, width: 0.84 * u, height: shoulderY - head.y - 0.6 * u)), paint: .solid(Self.shade(skin, 0.9)))
+        let neck = Rect(x: cx - 0.42 * u, y: head.y + 0.8 * u, width: 0.84 * u, height: shoulderY - head.y - 0.6 * u)
+        canvas.fill(.rect(neck), paint: .solid(Self.shade(skin, 0.9)))
         let half = asin(min(1, (shoulderY - cy) / r))
         var shoulders = Path()
         shoulders.move(to: Point(cx - r * cos(half), shoulderY))
@@ -90,7 +91,9 @@ struct AvatarPainter {
     /// The head around `c`, one unit `u` being half the face's width.
     private func drawHead(_ c: Point, _ u: Double, into canvas: Canvas) {
         func p(_ x: Double, _ y: Double) -> Point { Point(c.x + x * u, c.y + y * u) }
-        func oval(_ x: Double, _ y: Double, _ rx: Double, _ ry: Double) -> Path { .ellipse(in: Rect(x: c.x + (x - rx) * u, y: c.y + (y - ry) * u, width: 2 * rx * u, height: 2 * ry * u)) }
+        func oval(_ x: Double, _ y: Double, _ rx: Double, _ ry: Double) -> Path {
+            .ellipse(in: Rect(x: c.x + (x - rx) * u, y: c.y + (y - ry) * u, width: 2 * rx * u, height: 2 * ry * u))
+        }
         func line(_ points: [Point], width: Double, color: Color) {
             var path = Path()
             path.move(to: points[0])
