@@ -22,7 +22,7 @@ enum PlaceImporter {
     /// Parks smaller than this many square metres are not labelled at any zoom.
     static let smallestPark = 2_000.0
     /// Other label points kept per neighbourhood.
-    static let neighbourhoodAlternatives = 4
+    static let neighbourhoodAlternatives = 6
 
     static func places(sourceDirectory: URL, parks: FeatureTable, land: BaseMapStore, waterNames: URL) throws(BaseMapError) -> FeatureTable {
         var places = FeatureTable()

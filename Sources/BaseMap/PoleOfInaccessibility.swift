@@ -85,7 +85,7 @@ enum PoleOfInaccessibility {
     /// Up to `count` more label points well inside the polygon and apart from `pole` and from each other: the
     /// inside points of a grid over it, deepest first, at least the pole's depth apart, each at least
     /// `minimumShare` of the pole's depth from the outline.
-    static func alternatives(to pole: MercatorPoint, in rings: [[MercatorPoint]], count: Int, grid: Int = 10, minimumShare: Double = 0.4) -> [MercatorPoint] {
+    static func alternatives(to pole: MercatorPoint, in rings: [[MercatorPoint]], count: Int, grid: Int = 16, minimumShare: Double = 0.4) -> [MercatorPoint] {
         guard let outer = rings.first, !outer.isEmpty else { return [] }
         let depth = signedDistance(pole.x, pole.y, rings)
         guard depth > 0 else { return [] }
