@@ -19,10 +19,11 @@ public final class BaseMapRenderer: Sendable {
         self.labelFont = labelFont
     }
 
-    /// A new canvas of the view's size with the base map drawn.
-    public func render(_ view: MapView) throws(RasterError) -> Canvas {
+    /// A new canvas of the view's size with the base map drawn: as a tile, or (`asFrame`) as a whole frame, whose
+    /// names are never cut at its edge (place names are then the caller's, see `draw`).
+    public func render(_ view: MapView, asFrame: Bool = false) throws(RasterError) -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: style.water)
-        draw(into: canvas, view: view)
+        draw(into: canvas, view: view, frame: asFrame ? view : nil)
         return canvas
     }
 

@@ -85,7 +85,10 @@ extension MapEngine {
     public func renderTrackingMap(_ frame: RouteFrame) throws -> Canvas {
         let viewport = try frame.viewport()
         try checkFrame(viewport)
-        return try trackingMap.render(MapView(viewport: viewport))
+        let view = MapView(viewport: viewport)
+        let canvas = try trackingMap.render(view, asFrame: true)
+        trackingMap.drawPlaceNames(trackingMap.placeNames(for: view), of: view, avoiding: [], into: canvas)
+        return canvas
     }
 
     /// The courier after driving `progress` (0…1) of the route, projected through the frame.
