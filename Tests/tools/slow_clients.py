@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Slow clients against a snapmap server, for the tests.
 
-  slow_clients.py HOST PORT COUNT ADDRESSES [--trickle]
+  slow_clients.py HOST PORT COUNT ADDRESSES [--trickle] [--body]
 
 Opens COUNT connections spread over ADDRESSES client addresses (127.0.0.2, 127.0.0.3, ...), each sending the
-start of a request and then nothing, as a slowloris attack does. Counts those the server closes at once (beyond
+start of a request and then nothing, as a slowloris attack does (with --body: whole headers of a POST that
+announces a 1,000-byte body, then nothing). Counts those the server closes at once (beyond
 its per-client limit) and asks GET /healthz from 127.0.0.1 while the rest hang. With --trickle the open ones
 then keep sending a byte every half second (which keeps an idle timeout from firing) until the server has
 closed them all, or a minute has passed. Prints one JSON line.
@@ -21,7 +22,11 @@ REFUSAL_WAIT = 0.5
 GIVE_UP_AFTER = 60
 
 
-def open_slow(host, port, count, addresses):
+HEADERS_ONLY = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+BODY_PENDING = b"POST /v1/me/snaps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+
+
+def open_slow(host, port, count, addresses, start):
     slow = []
     for index in range(count):
         connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -29,7 +34,7 @@ def open_slow(host, port, count, addresses):
         connection.settimeout(5)
         try:
             connection.connect((host, port))
-            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            connection.sendall(start)
             connection.setblocking(False)
             slow.append(connection)
         except OSError:
@@ -68,10 +73,11 @@ def probe_health(host, port):
 def main():
     host, port, count, addresses = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     trickle = "--trickle" in sys.argv[5:]
+    start = BODY_PENDING if "--body" in sys.argv[5:] else HEADERS_ONLY
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     opened_at = time.monotonic()
-    slow = open_slow(host, port, count, addresses)
+    slow = open_slow(host, port, count, addresses, start)
     selector = selectors.DefaultSelector()
     for connection in slow:
         selector.register(connection, selectors.EVENT_READ)
@@ -84,7 +90,7 @@ def main():
         while selector.get_map() and time.monotonic() - opened_at < GIVE_UP_AFTER:
             for key in list(selector.get_map().values()):
                 try:
-                    key.fileobj.send(b"a")
+                    key.fileobj.send(b" ")
                 except OSError:
                     pass
             if closed_by_server(selector, TRICKLE_INTERVAL) and first_close is None:
