@@ -21,9 +21,23 @@ public final class SharedLayer: @unchecked Sendable {
     public let canvas: Canvas
     private let lock = NSLock()
     private var encoded: PNGBands?
+    /// This layer with the place names where they go when no pin is in the way (made on first use).
+    private var named: SharedLayer?
 
     init(canvas: Canvas) {
         self.canvas = canvas
+    }
+
+    /// The layer with its place names drawn by `draw` on a copy, made once.
+    func withNames(_ draw: (Canvas) -> Void) throws -> SharedLayer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let named { return named }
+        let copy = try canvas.copy()
+        draw(copy)
+        let made = SharedLayer(canvas: copy)
+        named = made
+        return made
     }
 
     /// The PNG of `frame`, which is this layer with pins drawn over a copy: the same bytes as `PNGCodec.encode`.
@@ -138,7 +152,8 @@ public final class MapEngine: Sendable {
                 layer = cached
             } else {
                 let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now))
-                sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * 9)
+                // Two canvases at most (with and without names), each 8 bytes a pixel and its PNG bands.
+                sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * 18)
                 layer = made
             }
         }
@@ -146,9 +161,16 @@ public final class MapEngine: Sendable {
         let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
         let avoiding = pinBoxes(layout)
         let canvas: Canvas
-        if let layer {
-            canvas = try layer.canvas.copy()
-            baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: canvas)
+        if var shared = layer {
+            // Most viewers' pins leave every name where it would be with no pins: start from the named layer.
+            if !names.isEmpty, baseMap.shownPlaceNames(names, of: view, avoiding: avoiding) == baseMap.shownPlaceNames(names, of: view, avoiding: []) {
+                shared = try shared.withNames { self.baseMap.drawPlaceNames(names, of: view, avoiding: [], into: $0) }
+                canvas = try shared.canvas.copy()
+            } else {
+                canvas = try shared.canvas.copy()
+                baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: canvas)
+            }
+            layer = shared
         } else {
             // Names drawn band by band in parallel: the same pixels as over the whole canvas.
             canvas = try renderUnderPins(view, layers: under, now: now) { band, top in

@@ -15,9 +15,14 @@ struct SharedLayerTests {
             (scene.viewport.center, 14.5, 1, nil), (scene.viewport.center, 14.5, 1, "jordan"), (try Coordinate(lat: 40.7190, lon: -73.9560), 15.2, 2, "theo"),
             (try Coordinate(lat: 40.7150, lon: -73.9620), 13.7, 1, "maya"), (scene.viewport.center, 14.5, 1, "eli"),
         ]
+        var namesMoved = Set<Bool>()
         for (center, zoom, scale, selected) in cases {
             let viewport = try Viewport(center: center, zoom: zoom, size: ScreenSize(width: 393, height: 852), scale: scale, insets: scene.viewport.insets)
             let layers: Set<MapLayer> = [.base, .heat, .pins]
+            let view = MapView(viewport: viewport)
+            let names = engine.baseMap.placeNames(for: view)
+            let pins = engine.pinBoxes(try engine.layout(viewport, friends: friends, selected: selected, now: scene.capturedAt))
+            namesMoved.insert(engine.baseMap.shownPlaceNames(names, of: view, avoiding: pins) != engine.baseMap.shownPlaceNames(names, of: view, avoiding: []))
             let scratch = try PNGCodec.encode(engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: scene.capturedAt).canvas)
             for _ in 0..<2 {
                 let shared = try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: scene.capturedAt, sharing: sharing)
@@ -26,6 +31,7 @@ struct SharedLayerTests {
             }
         }
         #expect(sharing.count == 3, "viewers of the same viewport share one base (the default viewport was asked three times)")
+        #expect(namesMoved == [true, false], "both paths ran: names clear of the pins (the named layer) and names moved by them")
     }
 
     @Test func theCacheKeepsItsBudgetAndEvictsTheLeastRecentlyUsed() {
