@@ -73,7 +73,6 @@ struct PlaceLabeler {
     /// The whole frame in view pixels, when the view is (a band of) a frame.
     let labelArea: Rect?
 
-
     /// The names that show in and around the view.
     func place() -> [PlaceName] {
         let k = view.pixelsPerMetre

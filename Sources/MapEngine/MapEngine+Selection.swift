@@ -26,7 +26,8 @@ extension MapEngine {
         let (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         let frame = try renderFrame(framed, layers: layers.union([.pins]), friends: friends, selected: selected, now: now, sharing: sharing)
         if let card = layout.card {
-            cardLook.draw(card, color: cardColor(of: selected, among: friends), look: cardFace(of: selected, among: friends), font: labelFont, masks: shadowMasks, scale: framed.scale, into: frame.canvas)
+            cardLook.draw(card, color: cardColor(of: selected, among: friends), look: cardFace(of: selected, among: friends), font: labelFont,
+                          masks: shadowMasks, scale: framed.scale, into: frame.canvas)
         }
         return RenderedFrame(canvas: frame.canvas, layout: layout, shared: frame.shared)
     }

@@ -25,15 +25,9 @@ extension MapEngine {
     public func encodeFrame(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String? = nil, atSelection: Bool = false,
                             now: Date, viewer: Coordinate? = nil, sharing: SharedLayers? = nil,
                             streamAbove: Int = MapEngine.streamedFramePixels) throws -> EncodedFrame {
-        var framed = viewport
-        var layout: PinLayoutResult?
-        if atSelection {
-            guard let selected else { throw BadParameter(name: "selected", message: "is required at the selection camera") }
-            (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
-        }
-        try checkFrame(framed)
-        let (width, height) = (framed.pixelWidth, framed.pixelHeight)
-        func whole() throws -> EncodedFrame {
+        // The selection camera keeps the frame's size, so the size decides the path before any layout is made.
+        let (width, height) = (viewport.pixelWidth, viewport.pixelHeight)
+        guard width * height > streamAbove, width * height >= PNGCodec.minimumBandedPixels else {
             let frame = if atSelection, let selected {
                 try renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer, sharing: sharing)
             } else {
@@ -41,12 +35,23 @@ extension MapEngine {
             }
             return EncodedFrame(png: try frame.png(), width: width, height: height, layout: frame.layout)
         }
-        guard width * height > streamAbove, width * height >= PNGCodec.minimumBandedPixels else { return try whole() }
+        var framed = viewport
+        var layout: PinLayoutResult?
+        if atSelection {
+            guard let selected else { throw BadParameter(name: "selected", message: "is required at the selection camera") }
+            (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
+        }
+        try checkFrame(framed)
         let drawn = atSelection ? layers.union([.pins]) : layers
         if drawn.contains(.pins), layout == nil { layout = try self.layout(framed, friends: friends, selected: selected, now: now) }
-        let overlay = layout.map { Overlay(layout: $0, friends: friends, cardColor: cardColor(of: selected, among: friends)) }
-        guard let png = try streamFrame(framed, layers: drawn.subtracting([.pins]), overlay: overlay, now: now) else { return try whole() }
-        return EncodedFrame(png: png, width: width, height: height, layout: layout)
+        let overlay = layout.map { Overlay(layout: $0, friends: friends, cardColor: cardColor(of: selected, among: friends),
+                                           cardFace: cardFace(of: selected, among: friends)) }
+        if let png = try streamFrame(framed, layers: drawn.subtracting([.pins]), overlay: overlay, now: now) {
+            return EncodedFrame(png: png, width: width, height: height, layout: layout)
+        }
+        // An RGBA frame that turned out opaque: encoded whole, as `PNGCodec.encode` decides its channels.
+        return try encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: now, viewer: viewer,
+                               sharing: sharing, streamAbove: .max)
     }
 
     /// What is drawn over the base and glow of each band: the pins of a layout and, when it has one, its card.
@@ -54,6 +59,7 @@ extension MapEngine {
         let layout: PinLayoutResult
         let friends: [Friend]
         let cardColor: Color
+        let cardFace: AvatarLook?
     }
 
     /// The card's avatar colour: the selected friend's, grey when unknown (as `renderSelectedFrame` draws it).
@@ -71,8 +77,7 @@ extension MapEngine {
     /// encodes it; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
     private func streamFrame(_ viewport: Viewport, layers: Set<MapLayer>, overlay: Overlay?, now: Date) throws -> [UInt8]? {
         let view = MapView(viewport: viewport)
-        let bands = view.bands(count: max(1, view.height / Self.bandHeight))
-        let tops = bands.reduce(into: [0]) { $0.append($0.last! + $1.height) }
+        let (bands, tops) = Self.bands(of: view)
         let encoder = try PNGStreamEncoder(width: view.width, height: view.height, opaque: layers.contains(.base))
         let perRound = Self.streamedBandsInFlight
         let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
@@ -86,7 +91,8 @@ extension MapEngine {
                 if let overlay { self.drawPins(overlay.layout, friends: overlay.friends, into: canvas) }
                 if layers.contains(.base) { self.drawCredit(viewport, into: canvas) }
                 if let overlay, let card = overlay.layout.card {
-                    self.cardLook.draw(card, color: overlay.cardColor, look: self.cardFace(of: overlay.layout.selected, among: overlay.friends), font: self.labelFont, masks: self.shadowMasks, scale: viewport.scale, into: canvas)
+                    self.cardLook.draw(card, color: overlay.cardColor, look: overlay.cardFace, font: self.labelFont, masks: self.shadowMasks,
+                                       scale: viewport.scale, into: canvas)
                 }
                 return canvas
             }.map { try $0.get() }

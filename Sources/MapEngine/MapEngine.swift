@@ -19,13 +19,19 @@ public typealias SharedLayers = ByteBudgetCache<String, SharedLayer>
 /// frame recompresses only the bands its pins touch.
 public final class SharedLayer: @unchecked Sendable {
     public let canvas: Canvas
+    /// The place names of the layer's view (drawn per viewer, clear of their pins), and where they show with no
+    /// pins in the way.
+    let names: [PlaceName]
+    let unobstructedNames: [Rect]
     private let lock = NSLock()
     private var encoded: PNGBands?
     /// This layer with the place names where they go when no pin is in the way (made on first use).
     private var named: SharedLayer?
 
-    init(canvas: Canvas) {
+    init(canvas: Canvas, names: [PlaceName] = [], unobstructedNames: [Rect] = []) {
         self.canvas = canvas
+        self.names = names
+        self.unobstructedNames = unobstructedNames
     }
 
     /// The layer with its place names drawn by `draw` on a copy, made once.
@@ -35,7 +41,7 @@ public final class SharedLayer: @unchecked Sendable {
         if let named { return named }
         let copy = try canvas.copy()
         draw(copy)
-        let made = SharedLayer(canvas: copy)
+        let made = SharedLayer(canvas: copy, names: names, unobstructedNames: unobstructedNames)
         named = made
         return made
     }
@@ -151,19 +157,21 @@ public final class MapEngine: Sendable {
             if let cached = sharing.value(key) {
                 layer = cached
             } else {
-                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now))
+                let names = under.contains(.base) ? baseMap.placeNames(for: view) : []
+                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now), names: names,
+                                       unobstructedNames: baseMap.shownPlaceNames(names, of: view, avoiding: []))
                 // Two canvases at most (with and without names), each 8 bytes a pixel and its PNG bands.
                 sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * 18)
                 layer = made
             }
         }
         let layout = layers.contains(.pins) ? try self.layout(viewport, friends: friends, selected: selected, now: now) : nil
-        let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
         let avoiding = pinBoxes(layout)
         let canvas: Canvas
         if var shared = layer {
             // Most viewers' pins leave every name where it would be with no pins: start from the named layer.
-            if !names.isEmpty, baseMap.shownPlaceNames(names, of: view, avoiding: avoiding) == baseMap.shownPlaceNames(names, of: view, avoiding: []) {
+            let names = shared.names
+            if !names.isEmpty, baseMap.shownPlaceNames(names, of: view, avoiding: avoiding) == shared.unobstructedNames {
                 shared = try shared.withNames { self.baseMap.drawPlaceNames(names, of: view, avoiding: [], into: $0) }
                 canvas = try shared.canvas.copy()
             } else {
@@ -173,6 +181,7 @@ public final class MapEngine: Sendable {
             layer = shared
         } else {
             // Names drawn band by band in parallel: the same pixels as over the whole canvas.
+            let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
             canvas = try renderUnderPins(view, layers: under, now: now) { band, top in
                 band.originY = top
                 self.baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: band)
@@ -187,14 +196,19 @@ public final class MapEngine: Sendable {
     /// draws more over each band (with its first row's place in the frame).
     private func renderUnderPins(_ view: MapView, layers: Set<MapLayer>, now: Date,
                                  finish: (@Sendable (Canvas, Int) -> Void)? = nil) throws -> Canvas {
-        let bands = view.bands(count: max(1, view.height / Self.bandHeight))
-        let tops = bands.reduce(into: [0]) { $0.append($0.last! + $1.height) }
+        let (bands, tops) = Self.bands(of: view)
         let canvases = try ConcurrentMap.map(Array(bands.indices)) { index in
             let canvas = try self.renderBase(bands[index], of: view, layers: layers, now: now)
             finish?(canvas, tops[index])
             return canvas
         }.map { try $0.get() }
         return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
+    }
+
+    /// A frame's bands of `bandHeight` rows, and the frame row each starts at.
+    static func bands(of view: MapView) -> (bands: [MapView], tops: [Int]) {
+        let bands = view.bands(count: max(1, view.height / bandHeight))
+        return (bands, bands.reduce(into: [0]) { $0.append($0.last! + $1.height) })
     }
 
     /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now.
