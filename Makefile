@@ -7,6 +7,7 @@ OUT ?= out
 
 setup:
 	@scripts/setup.sh
+	@scripts/python-setup.sh
 
 build: setup
 	$(SWIFT) build -c release --product snapmap
@@ -27,6 +28,7 @@ test: setup
 
 bench: setup
 	@scripts/setup.sh scripts/bench-packages.txt
+	@scripts/python-setup.sh scripts/python-packages.txt scripts/bench-python-packages.txt
 	$(SWIFT) build -c release --product snapmap-bench
 	$(SWIFT) build -c release --product snapmap
 	.build/release/snapmap import-basemap

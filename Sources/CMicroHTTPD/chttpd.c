@@ -109,6 +109,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         .method = method, .path = url, .query = query.data ? query.data : "",
         .if_none_match = header(connection, MHD_HTTP_HEADER_IF_NONE_MATCH), .host = header(connection, MHD_HTTP_HEADER_HOST),
         .authorization = header(connection, MHD_HTTP_HEADER_AUTHORIZATION), .content_type = header(connection, MHD_HTTP_HEADER_CONTENT_TYPE),
+        .accept_encoding = header(connection, MHD_HTTP_HEADER_ACCEPT_ENCODING),
         .body = state->body, .body_length = state->length, .body_too_large = state->too_large, .query_refused = query.unsafe,
     };
     server->handler(server->context, &exchange, &request);

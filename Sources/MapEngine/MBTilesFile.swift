@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import SQLiteKit
+import VectorTiles
 
 /// An MBTiles 1.3 file: the `metadata` and `tiles` tables, TMS rows, written in transactions so the file is
 /// valid after every batch and an interrupted export resumes.
@@ -12,24 +13,39 @@ public final class MBTilesFile: TileSink {
         public let name: String
         public let bounds: GeoBoundingBox
         public let zooms: ClosedRange<Int>
+        public let format: TileFormat
+        /// The layers of vector tiles, for the `json` row (MBTiles 1.3); empty for PNG.
+        public let vectorLayers: [VectorLayerSchema]
 
-        public init(name: String, bounds: GeoBoundingBox, zooms: ClosedRange<Int>) {
+        public init(name: String, bounds: GeoBoundingBox, zooms: ClosedRange<Int>, format: TileFormat = .png, vectorLayers: [VectorLayerSchema] = []) {
             self.name = name
             self.bounds = bounds
             self.zooms = zooms
+            self.format = format
+            self.vectorLayers = vectorLayers
         }
 
         /// The name/value rows of the `metadata` table.
         var rows: [(String, String)] {
             let centerZoom = (zooms.lowerBound + zooms.upperBound) / 2
-            return [
-                ("name", name), ("format", "png"), ("type", "baselayer"), ("version", "1"),
+            var rows = [
+                ("name", name), ("format", format.mbtilesFormat), ("type", "baselayer"), ("version", "1"),
                 ("description", "snapmap base map"),
                 ("bounds", "\(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north)"),
                 ("center", "\((bounds.west + bounds.east) / 2),\((bounds.south + bounds.north) / 2),\(centerZoom)"),
                 ("minzoom", String(zooms.lowerBound)), ("maxzoom", String(zooms.upperBound)),
                 ("attribution", MBTilesFile.attribution),
             ]
+            if format == .mvt { rows.append(("json", Self.json(vectorLayers))) }
+            return rows
+        }
+
+        /// `{"vector_layers": […]}` with sorted keys, so the same layers give the same text.
+        static func json(_ layers: [VectorLayerSchema]) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = (try? encoder.encode(["vector_layers": layers])) ?? Data("{}".utf8)
+            return String(decoding: data, as: UTF8.self)
         }
     }
 
@@ -62,10 +78,12 @@ public final class MBTilesFile: TileSink {
         return found
     }
 
-    public func write(_ tiles: [(tile: TileID, png: [UInt8])]) throws {
+    public var storesGzippedVectorTiles: Bool { true }
+
+    public func write(_ tiles: [(tile: TileID, bytes: [UInt8])]) throws {
         try transaction {
             try database.run("INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)",
-                             rows: tiles.map { [.integer($0.tile.z), .integer($0.tile.x), .integer($0.tile.tmsY), .blob($0.png)] })
+                             rows: tiles.map { [.integer($0.tile.z), .integer($0.tile.x), .integer($0.tile.tmsY), .blob($0.bytes)] })
         }
     }
 

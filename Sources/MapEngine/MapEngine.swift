@@ -4,6 +4,7 @@ import GeoCore
 import HeatMap
 import PinLayout
 import Raster
+import VectorTiles
 
 /// The layers a frame can draw.
 public enum MapLayer: String, CaseIterable, Sendable {
@@ -103,6 +104,8 @@ public final class MapEngine: Sendable {
     /// The delivery-tracking client's routes and its muted map.
     public let routes: RouteCatalog
     public let trackingMap: BaseMapRenderer
+    /// The base map as Mapbox Vector Tiles.
+    public let vectorTiles: VectorTileMaker
 
     /// Loads the scene, the style, the label font and the base map (from its cache, importing it when the
     /// cache is missing or stale).
@@ -113,6 +116,7 @@ public final class MapEngine: Sendable {
         let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
         labelFont = try InterFont.bold.load()
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
+        vectorTiles = VectorTileMaker(store: store, style: style)
         pinLook = try PinLook.load(paths.styleFile)
         cardLook = try CardLook.load(paths.styleFile)
         routes = try RouteCatalog.load(dataDirectory: paths.dataDirectory)

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import Raster
+import VectorTiles
 
 /// The tiles of a pyramid (a box over a zoom range), optionally one shard of N disjoint parts: tile k of the
 /// full list (zoom, then row, then column) belongs to shard k mod N.
@@ -39,13 +40,27 @@ public struct PyramidExporter: Sendable {
     public let engine: MapEngine
     public let tileSize: Int
     public let scale: Double
+    public let format: TileFormat
     public let batchSize: Int
 
-    public init(engine: MapEngine, tileSize: Int = 256, scale: Double = 1, batchSize: Int = defaultBatchSize) {
+    public init(engine: MapEngine, tileSize: Int = 256, scale: Double = 1, format: TileFormat = .png, batchSize: Int = defaultBatchSize) {
         self.engine = engine
         self.tileSize = tileSize
         self.scale = scale
+        self.format = format
         self.batchSize = max(1, batchSize)
+    }
+
+    /// What the tiles are made with, recorded in the output so a resumed export cannot mix them.
+    var settings: String { format == .png ? "tileSize=\(tileSize) scale=\(Int(scale))" : "format=mvt extent=\(VectorTileMaker.extent)" }
+
+    /// One tile's bytes: a PNG, or a vector tile (gzipped when the sink stores them so).
+    private func encode(_ tile: TileID, gzip: Bool) throws -> [UInt8] {
+        guard format == .mvt else { return try PNGCodec.encode(engine.renderTile(tile, tileSize: tileSize, scale: scale)) }
+        let bytes = engine.vectorTiles.tile(tile)
+        guard gzip else { return bytes }
+        guard let compressed = Gzip.compress(bytes) else { throw CocoaError(.fileWriteUnknown) }
+        return compressed
     }
 
     /// Exports the pyramid; `progress(done, total)` is called after each batch, and `shouldStop` is asked
@@ -53,7 +68,6 @@ public struct PyramidExporter: Sendable {
     @discardableResult
     public func export(_ pyramid: TilePyramid, to sink: any TileSink, restart: Bool = false, progress: (Int, Int) -> Void = { _, _ in },
                        shouldStop: () -> Bool = { false }) throws -> Int {
-        let settings = "tileSize=\(tileSize) scale=\(Int(scale))"
         if restart { try sink.clear() }
         if let recorded = try sink.recordedSettings(), recorded != settings {
             throw TileSettingsMismatch(recorded: recorded, requested: settings)
@@ -68,10 +82,9 @@ public struct PyramidExporter: Sendable {
         for start in stride(from: 0, to: todo.count, by: batchSize) {
             if shouldStop() { break }
             let batch = Array(todo[start..<min(start + batchSize, todo.count)])
-            let results = ConcurrentMap.map(batch) { tile in
-                try PNGCodec.encode(engine.renderTile(tile, tileSize: tileSize, scale: scale))
-            }
-            var encoded: [(tile: TileID, png: [UInt8])] = []
+            let gzip = sink.storesGzippedVectorTiles
+            let results = ConcurrentMap.map(batch) { tile in try encode(tile, gzip: gzip) }
+            var encoded: [(tile: TileID, bytes: [UInt8])] = []
             for (tile, result) in zip(batch, results) { encoded.append((tile, try result.get())) }
             try sink.write(encoded)
             rendered += batch.count

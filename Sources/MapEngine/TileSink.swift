@@ -7,7 +7,9 @@ public protocol TileSink: AnyObject {
     /// The tiles already stored.
     func existingTiles() throws -> Set<TileID>
     /// Stores a batch of encoded tiles durably (one transaction for MBTiles).
-    func write(_ tiles: [(tile: TileID, png: [UInt8])]) throws
+    func write(_ tiles: [(tile: TileID, bytes: [UInt8])]) throws
+    /// Whether vector tiles are stored gzipped (MBTiles `pbf`) rather than as they are.
+    var storesGzippedVectorTiles: Bool { get }
     /// The settings the stored tiles were made with (`tileSize=256 scale=1`), or nil for a new output.
     func recordedSettings() throws -> String?
     /// Records the settings of the tiles that follow.
@@ -25,20 +27,23 @@ public struct TileSettingsMismatch: Error, CustomStringConvertible {
     }
 }
 
-/// XYZ tiles as `DIR/z/x/y.png`, each written to `y.png.partial` and renamed, so a file is whole or absent; partial
+/// XYZ tiles as `DIR/z/x/y.png` (or `.mvt`, uncompressed), each written to `y.png.partial` and renamed, so a file is whole or absent; partial
 /// files a killed export left behind are removed when the next one looks at what exists.
 public final class DirectoryTileSink: TileSink {
     public static let settingsFile = "snapmap-tiles.txt"
     static let partialSuffix = ".partial"
     public let directory: URL
+    public let format: TileFormat
+    public var storesGzippedVectorTiles: Bool { false }
 
-    public init(directory: URL) throws {
+    public init(directory: URL, format: TileFormat = .png) throws {
         self.directory = directory
+        self.format = format
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     public func url(for tile: TileID) -> URL {
-        directory.appendingPathComponent("\(tile.z)/\(tile.x)/\(tile.y).png")
+        directory.appendingPathComponent("\(tile.z)/\(tile.x)/\(tile.y).\(format.rawValue)")
     }
 
     public func existingTiles() throws -> Set<TileID> {
@@ -50,19 +55,19 @@ public final class DirectoryTileSink: TileSink {
                 continue
             }
             let parts = path.split(separator: "/")
-            guard parts.count == 3, parts[2].hasSuffix(".png"), let z = Int(parts[0]), let x = Int(parts[1]),
-                  let y = Int(parts[2].dropLast(4)), let tile = try? TileID(z: z, x: x, y: y) else { continue }
+            guard parts.count == 3, parts[2].hasSuffix("." + format.rawValue), let z = Int(parts[0]), let x = Int(parts[1]),
+                  let y = Int(parts[2].dropLast(format.rawValue.count + 1)), let tile = try? TileID(z: z, x: x, y: y) else { continue }
             found.insert(tile)
         }
         return found
     }
 
-    public func write(_ tiles: [(tile: TileID, png: [UInt8])]) throws {
-        for (tile, png) in tiles {
+    public func write(_ tiles: [(tile: TileID, bytes: [UInt8])]) throws {
+        for (tile, bytes) in tiles {
             let url = url(for: tile)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let partial = URL(fileURLWithPath: url.path + Self.partialSuffix)
-            try Data(png).write(to: partial)
+            try Data(bytes).write(to: partial)
             guard rename(partial.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
         }
     }

@@ -11,6 +11,8 @@ public struct HTTPRequest: Sendable {
     public let host: String?
     public let authorization: String?
     public let contentType: String?
+    /// The client takes gzipped answers (`Accept-Encoding` names gzip or `*` with a non-zero q).
+    public let acceptsGzip: Bool
     /// At most the server's body limit; `bodyTooLarge` when the client sent more.
     public let body: [UInt8]
     public let bodyTooLarge: Bool
@@ -18,8 +20,8 @@ public struct HTTPRequest: Sendable {
     public let queryRefused: Bool
 
     public init(method: String, path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, host: String? = nil,
-                authorization: String? = nil, contentType: String? = nil, body: [UInt8] = [], bodyTooLarge: Bool = false,
-                queryRefused: Bool = false) {
+                authorization: String? = nil, contentType: String? = nil, acceptEncoding: String? = nil, body: [UInt8] = [],
+                bodyTooLarge: Bool = false, queryRefused: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
@@ -27,9 +29,21 @@ public struct HTTPRequest: Sendable {
         self.host = host
         self.authorization = authorization
         self.contentType = contentType
+        acceptsGzip = Self.acceptsGzip(acceptEncoding)
         self.body = body
         self.bodyTooLarge = bodyTooLarge
         self.queryRefused = queryRefused
+    }
+
+    /// Whether an `Accept-Encoding` value accepts gzip: `gzip` or `*` listed without `q=0`.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
     }
 }
 
@@ -157,6 +171,7 @@ public final class HTTPServer: @unchecked Sendable {
         let body = raw.body.map { Array(UnsafeBufferPointer(start: $0, count: raw.body_length)) } ?? []
         let request = HTTPRequest(method: text(raw.method) ?? "", path: text(raw.path) ?? "/", query: values, ifNoneMatch: text(raw.if_none_match),
                                   host: text(raw.host), authorization: text(raw.authorization), contentType: text(raw.content_type),
+                                  acceptEncoding: text(raw.accept_encoding),
                                   body: body, bodyTooLarge: raw.body_too_large != 0, queryRefused: raw.query_refused != 0)
         let started = ContinuousClock.now
         let response = handler(request)

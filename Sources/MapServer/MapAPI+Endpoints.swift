@@ -5,19 +5,22 @@ import MapEngine
 import PinLayout
 import Raster
 
-/// `/tiles/{z}/{x}/{y}.png`, `…@2x.png` and `/heat/{z}/{x}/{y}.png`.
+/// `/tiles/{z}/{x}/{y}.png`, `…@2x.png`, `/tiles/{z}/{x}/{y}.mvt` and `/heat/{z}/{x}/{y}.png`.
 struct TilePath {
     let tile: TileID
     let scale: Double
     let heat: Bool
+    let format: TileFormat
 
     /// nil when the path is not a tile path; a tile path with a bad tile is an error.
     init?(_ path: String) throws {
         let heat = path.hasPrefix("/heat/")
-        guard heat || path.hasPrefix("/tiles/"), path.hasSuffix(".png") else { return nil }
-        var rest = path.dropFirst(heat ? 6 : 7).dropLast(4)
-        scale = rest.hasSuffix("@2x") ? 2 : 1
+        guard heat || path.hasPrefix("/tiles/") else { return nil }
+        guard let format = TileFormat.allCases.first(where: { path.hasSuffix("." + $0.rawValue) }), !heat || format == .png else { return nil }
+        var rest = path.dropFirst(heat ? 6 : 7).dropLast(format.rawValue.count + 1)
+        scale = format == .png && rest.hasSuffix("@2x") ? 2 : 1
         if scale == 2 { rest = rest.dropLast(3) }
+        self.format = format
         do {
             tile = try TileID(parsing: String(rest), field: "tile")
         } catch {
@@ -29,6 +32,7 @@ struct TilePath {
 
 extension MapAPI {
     func tile(_ path: TilePath, _ request: HTTPRequest) throws -> HTTPResponse {
+        if path.format == .mvt { return vectorTile(path.tile, request) }
         guard path.heat else {
             let key = "base/\(path.tile)@\(Int(path.scale))"
             let (engine, tiles) = (self.engine, self.tiles)
@@ -59,6 +63,9 @@ extension MapAPI {
     }
 
     static let heatCacheControl = "public, max-age=60"
+
+    /// `http://` and the request's Host when it is a plain host name, else the loopback address.
+    static func origin(_ host: String?) -> String { "http://" + (host.flatMap { StaticFiles.isHost($0) ? $0 : nil } ?? "127.0.0.1") }
 
     /// The bytes a heat tile's tag hashes: the data version, the tile and every point's position and weight.
     static func glowFingerprint(version: String, tile: String, points: [HeatPoint]) -> [UInt8] {
@@ -95,7 +102,7 @@ struct TileJSON: Encodable {
     let attribution = MBTilesFile.attribution
 
     init(engine: MapEngine, host: String?) {
-        let origin = "http://" + (host.flatMap { StaticFiles.isHost($0) ? $0 : nil } ?? "127.0.0.1")
+        let origin = MapAPI.origin(host)
         tiles = [origin + "/tiles/{z}/{x}/{y}.png"]
         heat = [origin + "/heat/{z}/{x}/{y}.png"]
         let bounds = engine.baseMap.store.land.minXs.indices.map(engine.baseMap.store.land.bounds(of:))

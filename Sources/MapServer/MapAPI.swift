@@ -45,7 +45,8 @@ public final class MapAPI: Sendable {
         self.live = live
         self.clock = clock
         events = EventHub(live: live, clock: clock)
-        files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"))
+        files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
+                            mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine, live: live, now: clock())
         version = EntityTag.of(["snapmap-3"] + [engine.paths.styleFile, engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin")]
             .map(Self.fingerprint))
@@ -105,6 +106,11 @@ public final class MapAPI: Sendable {
             return try Self.encoded(["status": "ok"], status: 200, headers: [("Cache-Control", "no-store")])
         case "/tiles.json":
             return try Self.encoded(TileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
+        case "/vector.json":
+            return try Self.encoded(VectorTileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
+        case "/styles/snapmap.json":
+            return HTTPResponse(status: 200, contentType: "application/json", body: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: false),
+                                headers: [("Cache-Control", "public, max-age=300")])
         case "/v1/route/frame.png", "/v1/route/state.json":
             return try routes(request, parameters)
         default:

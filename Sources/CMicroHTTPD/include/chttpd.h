@@ -23,6 +23,7 @@ typedef struct {
     const char *host;
     const char *authorization;
     const char *content_type;
+    const char *accept_encoding;
     const uint8_t *body;
     size_t body_length;
     int body_too_large;

@@ -5,12 +5,13 @@ import MapEngine
 /// `snapmap tiles`: a pyramid of XYZ tiles into a directory or an MBTiles file.
 let tilesCommand = Command(
     name: "tiles",
-    summary: "render a pyramid of tiles over a box and zoom range into DIR (z/x/y.png) or FILE.mbtiles",
-    usage: "tiles --bbox W,S,E,N --zoom A-B --out DIR|FILE.mbtiles [--shard I/N] [--tile-size 256|512] [--scale 1|2]",
+    summary: "make a pyramid of tiles (PNG, or vector tiles) over a box and zoom range into DIR (z/x/y.png|mvt) or FILE.mbtiles",
+    usage: "tiles --bbox W,S,E,N --zoom A-B --out DIR|FILE.mbtiles [--format png|mvt] [--shard I/N] [--tile-size 256|512] [--scale 1|2]",
     options: [
         .value("bbox", "W,S,E,N", "the box in degrees"),
         .value("zoom", "A-B", "the zoom range, whole numbers 0…22"),
         .value("out", "PATH", "a directory, or a file ending in .mbtiles"),
+        .value("format", "F", "png (default) or mvt: Mapbox Vector Tiles, gzipped in MBTiles, plain in a directory"),
         .value("shard", "I/N", "render only part I of N disjoint parts (0 ≤ I < N ≤ 10000)"),
         .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
         .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
@@ -23,19 +24,24 @@ let tilesCommand = Command(
     let cover = try TileCover(bounds: box, zooms: parseZoomRange(options.required("zoom")))
     let (shardIndex, shardCount) = try parseShard(options.value("shard") ?? "0/1")
     let pyramid = try TilePyramid(cover: cover, shardIndex: shardIndex, shardCount: shardCount)
+    let format = try parseTileFormat(options.value("format") ?? "png")
+    if format == .mvt, let option = ["tile-size", "scale"].first(where: { options.value($0) != nil }) {
+        throw UsageError(description: "--\(option) applies to PNG tiles only; vector tiles have no pixel size")
+    }
     let (tileSize, scale) = try tileSizeAndScale(options)
     let out = try options.requiredPath("out")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let sink: any TileSink = out.hasSuffix(".mbtiles")
-        ? try MBTilesFile(path: out, metadata: .init(name: options.value("name") ?? "snapmap", bounds: box, zooms: cover.zooms))
-        : try DirectoryTileSink(directory: URL(fileURLWithPath: out))
+        ? try MBTilesFile(path: out, metadata: .init(name: options.value("name") ?? "snapmap", bounds: box, zooms: cover.zooms, format: format,
+                                                     vectorLayers: format == .mvt ? engine.vectorTiles.layers : []))
+        : try DirectoryTileSink(directory: URL(fileURLWithPath: out), format: format)
     let interrupt = InterruptFlag()
     interrupt.install()
     var bar: ProgressBar?
     let clock = ContinuousClock()
     var rendered = 0
     let elapsed = try clock.measure {
-        rendered = try PyramidExporter(engine: engine, tileSize: tileSize, scale: scale).export(pyramid, to: sink, restart: options.flag("restart"),
+        rendered = try PyramidExporter(engine: engine, tileSize: tileSize, scale: scale, format: format).export(pyramid, to: sink, restart: options.flag("restart"),
                                                                                             progress: { done, total in
             if bar == nil { bar = ProgressBar(startDone: done) }
             bar?.update(done: done, total: total)
@@ -62,6 +68,12 @@ let mbtilesMergeCommand = Command(
     let merged = try MBTilesFile(path: out, metadata: nil)
     try merged.merge(parts)
     return "\(out): \(try merged.existingTiles().count) tiles from \(parts.count) parts"
+}
+
+/// Parses `--format`: png or mvt.
+func parseTileFormat(_ text: String) throws(UsageError) -> TileFormat {
+    guard let format = TileFormat(rawValue: text) else { throw UsageError(description: "--format must be png or mvt, got \"\(text.prefix(32))\"") }
+    return format
 }
 
 /// Parses `I/N` with 0 ≤ I < N.

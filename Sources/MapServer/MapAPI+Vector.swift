@@ -1,0 +1,55 @@
+import Foundation
+import GeoCore
+import MapEngine
+import VectorTiles
+
+extension MapAPI {
+    static let vectorTileType = TileFormat.mvt.contentType
+
+    /// A base map vector tile: gzipped when the client accepts it (each encoding its own tag, `Vary` says so),
+    /// made on the render pool and kept in the tile cache in both encodings.
+    func vectorTile(_ tile: TileID, _ request: HTTPRequest) -> HTTPResponse {
+        let gzip = request.acceptsGzip
+        let key = "mvt/\(tile)" + (gzip ? ".gz" : "")
+        let (engine, tiles) = (self.engine, self.tiles)
+        var extra = [("Vary", "Accept-Encoding")]
+        if gzip { extra.append(("Content-Encoding", "gzip")) }
+        let headers = extra
+        var response = conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
+            if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: Self.vectorTileType, body: cached, headers: headers) }
+            return renders.answer {
+                var body = engine.vectorTiles.tile(tile)
+                if gzip {
+                    guard let compressed = Gzip.compress(body) else { return Self.json(500, ["error": "internal error"]) }
+                    body = compressed
+                }
+                tiles.store(body, for: key, cost: body.count)
+                return HTTPResponse(status: 200, contentType: Self.vectorTileType, body: body, headers: headers)
+            }
+        }
+        if response.status == 304 { response.headers.append(("Vary", "Accept-Encoding")) }
+        return response
+    }
+}
+
+/// TileJSON 3.0.0 for the base map's vector tiles, with their `vector_layers`.
+struct VectorTileJSON: Encodable {
+    let tilejson = "3.0.0"
+    let name = "snapmap"
+    let scheme = "xyz"
+    let tiles: [String]
+    let minzoom = 0
+    let maxzoom = VectorLayerSchema.maxZoom
+    let bounds: [Double]
+    let center: [Double]
+    let attribution = MBTilesFile.attribution
+    let vector_layers: [VectorLayerSchema]
+
+    init(engine: MapEngine, host: String?) {
+        let raster = TileJSON(engine: engine, host: host)
+        tiles = raster.tiles.map { $0.replacingOccurrences(of: ".png", with: ".mvt") }
+        bounds = raster.bounds
+        center = raster.center
+        vector_layers = engine.vectorTiles.layers
+    }
+}

@@ -1,0 +1,72 @@
+import BaseMap
+import Raster
+
+/// How the signed-in viewer's friends look on the MapLibre map (from the pin style): a circle of the avatar's
+/// size in its colour with the white ring, and the label under it.
+public struct FriendMarkerLook: Sendable {
+    public let avatarSize: Double
+    public let ringWidth: Double
+    public let ring: Color
+    public let labelInk: Color
+    public let labelHalo: Color
+    public let labelFontSize: Double
+
+    public init(avatarSize: Double, ringWidth: Double, ring: Color, labelInk: Color, labelHalo: Color, labelFontSize: Double) {
+        self.avatarSize = avatarSize
+        self.ringWidth = ringWidth
+        self.ring = ring
+        self.labelInk = labelInk
+        self.labelHalo = labelHalo
+        self.labelFontSize = labelFontSize
+    }
+}
+
+/// The style's text layers (street and place names, as the raster map writes them) and the friends' layers.
+enum MapLibreLabels {
+    static func layers(_ style: MapStyle) -> [[String: Any]] {
+        let labels = style.labels
+        var layers: [[String: Any]] = [[
+            "id": "street-names", "type": "symbol", "source": "snapmap", "source-layer": "streets",
+            "minzoom": MapLibreStyle.glZoom(labels.minZoom), "filter": ["has", "name"],
+            "layout": ["symbol-placement": "line", "text-field": ["get", "name"], "text-font": [MapLibreStyle.fontStack],
+                       "text-size": MapLibreStyle.stops(labels.size), "symbol-spacing": labels.spacing, "text-max-angle": labels.maxTurnDegrees],
+            "paint": ["text-color": MapLibreStyle.css(labels.color), "text-halo-color": MapLibreStyle.css(labels.halo),
+                      "text-halo-width": labels.haloWidth],
+        ]]
+        guard let places = style.places else { return layers }
+        // MapLibre places the top layer's symbols first: waters, then neighbourhoods, then parks, as the raster map.
+        for kind in [PlaceKind.park, .neighbourhood, .water] {
+            let look = places.layer(kind)
+            let name = VectorTileMaker.kindNames[Int(kind.rawValue)]
+            layers.append([
+                "id": "place-names-\(name)", "type": "symbol", "source": "snapmap", "source-layer": "places",
+                "minzoom": MapLibreStyle.glZoom(look.minZoom), "maxzoom": MapLibreStyle.glZoom(look.maxZoom),
+                "filter": ["all", ["==", ["get", "kind"], name], [">=", ["zoom"], ["get", "minzoom"]]],
+                "layout": ["text-field": ["get", "name"], "text-font": [MapLibreStyle.fontStack], "text-size": MapLibreStyle.stops(look.size),
+                           "text-transform": look.uppercase ? "uppercase" : "none", "text-letter-spacing": look.letterSpacing,
+                           "text-rotate": ["get", "angle"], "text-rotation-alignment": "map", "text-padding": places.padding],
+                "paint": ["text-color": MapLibreStyle.css(look.color), "text-halo-color": MapLibreStyle.css(places.halo),
+                          "text-halo-width": places.haloWidth],
+            ])
+        }
+        return layers
+    }
+
+    /// Circles for friends and groups (`color` and `label` properties), and their labels when there is text.
+    static func friendLayers(_ look: FriendMarkerLook, text: Bool) -> [[String: Any]] {
+        var layers: [[String: Any]] = [[
+            "id": "friends", "type": "circle", "source": "friends",
+            "paint": ["circle-radius": look.avatarSize / 2 - look.ringWidth, "circle-color": ["get", "color"],
+                      "circle-stroke-color": MapLibreStyle.css(look.ring), "circle-stroke-width": look.ringWidth],
+        ]]
+        if text {
+            layers.append([
+                "id": "friend-labels", "type": "symbol", "source": "friends",
+                "layout": ["text-field": ["get", "label"], "text-font": [MapLibreStyle.fontStack], "text-size": look.labelFontSize,
+                           "text-anchor": "top", "text-offset": [0, look.avatarSize / 2 / look.labelFontSize + 0.3], "text-allow-overlap": true],
+                "paint": ["text-color": MapLibreStyle.css(look.labelInk), "text-halo-color": MapLibreStyle.css(look.labelHalo), "text-halo-width": 2],
+            ])
+        }
+        return layers
+    }
+}

@@ -1,0 +1,114 @@
+import BaseMap
+import Foundation
+import GeoCore
+
+/// Makes Mapbox Vector Tiles (MVT 2.1) of the base map: layers `water`, `land`, `parks`, `streets` and `places`
+/// (`VectorLayerSchema`), extent 4096, geometry clipped to a buffer around the tile, simplified to a tile unit
+/// and rounded; layers and features at the zooms the raster style shows them. Safe to share.
+public struct VectorTileMaker: Sendable {
+    public static let extent = 4096
+    /// Tile units kept beyond each edge (tippecanoe's default: 5 pixels of a 256-pixel tile).
+    public static let buffer = 80
+    /// Douglas–Peucker tolerance in tile units.
+    static let tolerance = 1.0
+
+    public let store: BaseMapStore
+    public let style: MapStyle
+    public let layers: [VectorLayerSchema]
+
+    public init(store: BaseMapStore, style: MapStyle) {
+        self.store = store
+        self.style = style
+        layers = VectorLayerSchema.layers(for: style)
+    }
+
+    /// The tile's bytes (uncompressed protobuf); empty layers are left out.
+    public func tile(_ id: TileID) -> [UInt8] {
+        let frame = TileFrame(tile: id, extent: Self.extent, buffer: Self.buffer, tolerance: Self.tolerance)
+        let land = landPolygons(frame)
+        var tile = ProtobufWriter()
+        for layer in [water(land, frame), self.land(land), parks(frame), streets(frame), places(frame)] where layer.featureCount > 0 {
+            tile.bytesField(3, layer.encoded())
+        }
+        return tile.bytes
+    }
+
+
+    /// Each borough's rings in the tile, exteriors followed by their holes.
+    private func landPolygons(_ frame: TileFrame) -> [[[TilePoint]]] {
+        let table = store.land
+        return BaseMapStore.features(of: table, grid: store.landGrid, in: frame.area).map { feature in
+            PolygonRings.ordered(table.parts(of: feature).map { frame.ring(table, part: $0) }.filter { !$0.isEmpty }, minArea: minAreaUnits(frame))
+        }.filter { !$0.isEmpty }
+    }
+
+    /// Rings smaller than the raster style's minimum area (square pixels), in twice square units.
+    private func minAreaUnits(_ frame: TileFrame) -> Int64 { Int64(2 * style.minArea * frame.unitsPerPixel * frame.unitsPerPixel) }
+
+    /// One feature: the clip square less the land (the land's exteriors as holes), then each lake as a polygon.
+    private func water(_ land: [[[TilePoint]]], _ frame: TileFrame) -> VectorTileLayer {
+        var layer = VectorTileLayer(name: "water", extent: Self.extent)
+        let rings = land.flatMap { $0 }
+        let square = frame.square
+        guard TilePath.doubleArea(square) > rings.map(TilePath.doubleArea).reduce(0, +) else { return layer }
+        var encoder = CommandEncoder()
+        encoder.addRing(square)
+        for ring in rings where TilePath.doubleArea(ring) > 0 { encoder.addRing(Array(ring.reversed())) }
+        for ring in rings where TilePath.doubleArea(ring) < 0 { encoder.addRing(Array(ring.reversed())) }
+        layer.add(properties: [], type: .polygon, geometry: encoder.integers)
+        return layer
+    }
+
+    private func land(_ land: [[[TilePoint]]]) -> VectorTileLayer {
+        var layer = VectorTileLayer(name: "land", extent: Self.extent)
+        for polygon in land {
+            var encoder = CommandEncoder()
+            for ring in polygon { encoder.addRing(ring) }
+            layer.add(properties: [], type: .polygon, geometry: encoder.integers)
+        }
+        return layer
+    }
+
+    private func parks(_ frame: TileFrame) -> VectorTileLayer {
+        var layer = VectorTileLayer(name: "parks", extent: Self.extent)
+        guard style.parkMinZoom < frame.styleZooms.until else { return layer }
+        let table = store.parks
+        for feature in BaseMapStore.features(of: table, grid: store.parkGrid, in: frame.area) where isVisible(table, feature, frame) {
+            let rings = PolygonRings.ordered(table.parts(of: feature).map { frame.ring(table, part: $0) }.filter { !$0.isEmpty },
+                                             minArea: minAreaUnits(frame))
+            var encoder = CommandEncoder()
+            for ring in rings { encoder.addRing(ring) }
+            var properties: [(String, VectorValue)] = [("area", .int(Int64(groundArea(table, feature).rounded())))]
+            if !table.names[feature].isEmpty { properties.insert(("name", .string(table.names[feature])), at: 0) }
+            layer.add(id: UInt64(feature + 1), properties: properties, type: .polygon, geometry: encoder.integers)
+        }
+        return layer
+    }
+
+    /// As the raster map: a feature shows when its bounds cover the minimum area or a pixel on their longer side.
+    private func isVisible(_ table: FeatureTable, _ feature: Int, _ frame: TileFrame) -> Bool {
+        let bounds = table.bounds(of: feature)
+        let pixels = frame.unitsPerMetre / frame.unitsPerPixel
+        return max(bounds.width, 1e-9) * max(bounds.height, 1e-9) * pixels * pixels >= style.minArea || max(bounds.width, bounds.height) * pixels >= 1
+    }
+
+    /// A park's area on the ground in square metres (mercator area scaled by the square of its latitude's cosine).
+    private func groundArea(_ table: FeatureTable, _ feature: Int) -> Double {
+        var area = 0.0
+        for part in table.parts(of: feature) {
+            let range = table.points(ofPart: part)
+            var previous = range.upperBound - 1
+            for index in range {
+                area += table.xs[previous] * table.ys[index] - table.xs[index] * table.ys[previous]
+                previous = index
+            }
+        }
+        return abs(area) / 2 * Self.groundScale(atY: table.bounds(of: feature).center.y)
+    }
+
+    /// Square ground metres per square mercator metre at a mercator y.
+    static func groundScale(atY y: Double) -> Double {
+        let latitude = WebMercator.unprojectUnchecked(MercatorPoint(x: 0, y: y)).lat * .pi / 180
+        return cos(latitude) * cos(latitude)
+    }
+}
