@@ -25,47 +25,44 @@ public struct VectorTileMaker: Sendable {
     /// The tile's bytes (uncompressed protobuf); empty layers are left out.
     public func tile(_ id: TileID) -> [UInt8] {
         let frame = TileFrame(tile: id, extent: Self.extent, buffer: Self.buffer, tolerance: Self.tolerance)
-        let land = landPolygons(frame)
+        let (land, water) = landAndWater(frame)
         var tile = ProtobufWriter()
-        for layer in [water(land, frame), self.land(land), parks(frame), streets(frame), places(frame)] where layer.featureCount > 0 {
+        for layer in [polygonLayer("water", water), polygonLayer("land", land), parks(frame), streets(frame), places(frame)] where layer.featureCount > 0 {
             tile.bytesField(3, layer.encoded())
         }
         return tile.bytes
     }
 
-
-    /// Each borough's rings in the tile, exteriors followed by their holes.
-    private func landPolygons(_ frame: TileFrame) -> [[[TilePoint]]] {
+    /// The land and the water in the tile (the water is exactly the rest of the square), each as rings in MVT order.
+    private func landAndWater(_ frame: TileFrame) -> (land: [[TilePoint]], water: [[TilePoint]]) {
         let table = store.land
-        return BaseMapStore.features(of: table, grid: store.landGrid, in: frame.area).map { feature in
-            PolygonRings.ordered(table.parts(of: feature).map { frame.ring(table, part: $0) }.filter { !$0.isEmpty }, minArea: minAreaUnits(frame))
-        }.filter { !$0.isEmpty }
+        var pieces: [[TilePoint]] = [], whole: [[TilePoint]] = []
+        var cornerIsLand = false
+        for feature in BaseMapStore.features(of: table, grid: store.landGrid, in: frame.area) {
+            for part in table.parts(of: feature) {
+                switch frame.cut(table, part: part, cornerInside: &cornerIsLand) {
+                case .whole(let ring): whole.append(ring)
+                case .pieces(let cut): pieces += cut
+                case nil: break
+                }
+            }
+        }
+        let (stitcher, square) = (frame.stitcher, frame.square)
+        let land = (pieces.isEmpty ? (cornerIsLand ? [square] : []) : stitcher.rings(pieces)) + whole
+        let water = (pieces.isEmpty ? (cornerIsLand ? [] : [square]) : stitcher.rings(pieces.map { $0.reversed() })) + whole.map { $0.reversed() }
+        let minArea = minAreaUnits(frame)
+        return (PolygonRings.ordered(land, minArea: minArea), PolygonRings.ordered(water, minArea: minArea))
     }
 
     /// Rings smaller than the raster style's minimum area (square pixels), in twice square units.
     private func minAreaUnits(_ frame: TileFrame) -> Int64 { Int64(2 * style.minArea * frame.unitsPerPixel * frame.unitsPerPixel) }
 
-    /// One feature: the clip square less the land (the land's exteriors as holes), then each lake as a polygon.
-    private func water(_ land: [[[TilePoint]]], _ frame: TileFrame) -> VectorTileLayer {
-        var layer = VectorTileLayer(name: "water", extent: Self.extent)
-        let rings = land.flatMap { $0 }
-        let square = frame.square
-        guard TilePath.doubleArea(square) > rings.map(TilePath.doubleArea).reduce(0, +) else { return layer }
+    /// One feature of polygons (water or land), or an empty layer.
+    private func polygonLayer(_ name: String, _ rings: [[TilePoint]]) -> VectorTileLayer {
+        var layer = VectorTileLayer(name: name, extent: Self.extent)
         var encoder = CommandEncoder()
-        encoder.addRing(square)
-        for ring in rings where TilePath.doubleArea(ring) > 0 { encoder.addRing(Array(ring.reversed())) }
-        for ring in rings where TilePath.doubleArea(ring) < 0 { encoder.addRing(Array(ring.reversed())) }
+        for ring in rings { encoder.addRing(ring) }
         layer.add(properties: [], type: .polygon, geometry: encoder.integers)
-        return layer
-    }
-
-    private func land(_ land: [[[TilePoint]]]) -> VectorTileLayer {
-        var layer = VectorTileLayer(name: "land", extent: Self.extent)
-        for polygon in land {
-            var encoder = CommandEncoder()
-            for ring in polygon { encoder.addRing(ring) }
-            layer.add(properties: [], type: .polygon, geometry: encoder.integers)
-        }
         return layer
     }
 
