@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GeoCore"]),
         .testTarget(name: "BaseMapTests", dependencies: ["BaseMap", "GeoCore", "Raster"]),
-        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "BaseMap", "GeoCore", "MapEngine"]),
+        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "BaseMap", "GeoCore", "MapEngine", "SQLiteKit", "snapmap"]),
         .testTarget(name: "HeatMapTests", dependencies: ["HeatMap", "GeoCore", "Raster"]),
         .testTarget(name: "PinLayoutTests", dependencies: ["PinLayout", "GeoCore"]),
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),

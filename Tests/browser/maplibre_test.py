@@ -45,6 +45,18 @@ def classify(pixel, classes):
     return None
 
 
+def draw(driver, url):
+    """Opens the page, waits until MapLibre has drawn everything, and returns the WebGL canvas as an image."""
+    driver.get("about:blank")
+    driver.get(url)
+    WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return window.mapStatus && window.mapStatus.idle"))
+    errors = driver.execute_script("return window.mapStatus.errors")
+    if errors:
+        fail("MapLibre reported errors: " + "; ".join(errors[:5]))
+    data = driver.execute_script("return document.querySelector('#map canvas').toDataURL('image/png')")
+    return Image.open(io.BytesIO(base64.b64decode(data.split(",", 1)[1]))).convert("RGB")
+
+
 def main():
     base, raster_path, screenshot = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
     token = sys.argv[4] if len(sys.argv) > 4 else None
@@ -59,17 +71,12 @@ def main():
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
-        driver.get(base + "/maplibre.html#glow=off" + ("&token=" + token if token else ""))
-        WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return window.mapStatus && window.mapStatus.idle"))
-        errors = driver.execute_script("return window.mapStatus.errors")
-        if errors:
-            fail("MapLibre reported errors: " + "; ".join(errors[:5]))
-        data = driver.execute_script("return document.querySelector('#map canvas').toDataURL('image/png')")
-        picture = Image.open(io.BytesIO(base64.b64decode(data.split(",", 1)[1]))).convert("RGB")
+        picture = draw(driver, base + "/maplibre.html#glow=off")
         picture.save(screenshot)
         if picture.size != (WIDTH, HEIGHT):
             fail(f"the canvas is {picture.size}, expected {(WIDTH, HEIGHT)}")
         if token:
+            draw(driver, base + "/maplibre.html#token=" + token)
             shown = driver.execute_script("return window.map.querySourceFeatures('friends').length")
             if shown < 1:
                 fail("the friends source shows no pins")

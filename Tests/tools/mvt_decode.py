@@ -7,6 +7,7 @@
                                           difference; per line layer the length by class; the parks and places named
 Run with the virtual environment's python (.build/python/bin/python), which has both packages.
 """
+import gzip
 import json
 import sys
 
@@ -19,8 +20,12 @@ EXTENT = 4096
 
 
 def decode(path):
+    """A tile file, gunzipped first when it is gzipped (as MBTiles stores them)."""
     with open(path, "rb") as file:
-        return mapbox_vector_tile.decode(file.read(), default_options={"y_coord_down": True})
+        data = file.read()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return mapbox_vector_tile.decode(data, default_options={"y_coord_down": True})
 
 
 def summary(paths):

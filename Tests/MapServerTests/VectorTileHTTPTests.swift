@@ -1,0 +1,107 @@
+import Foundation
+import MapEngine
+import ServerTestSupport
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Vector tiles, their TileJSON, the MapLibre style and page over HTTP. Requests go through curl, which (unlike
+/// URLSession) shows the bytes as sent, gzip included.
+@Suite("Vector tiles over HTTP", .serialized)
+struct VectorTileHTTPTests {
+    private var server: ServerFixture { get throws { try ServerFixture.shared.get() } }
+    static let tile = "/tiles/14/4826/6159.mvt"
+
+    /// Status, lower-cased headers and body of a GET through curl.
+    private func curl(_ path: String, headers: [String] = []) throws -> (Int, [String: String], [UInt8]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-curl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (head, body) = (directory.appendingPathComponent("head"), directory.appendingPathComponent("body"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-D", head.path, "-o", body.path] + headers.flatMap { ["-H", $0] } + [try server.base.absoluteString + path]
+        try process.run()
+        process.waitUntilExit()
+        let lines = try String(contentsOf: head, encoding: .utf8).split(separator: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, fields, [UInt8]((try? Data(contentsOf: body)) ?? Data()))
+    }
+
+    private func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-\(UUID().uuidString).gz")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "gzip reads the body")
+        return [UInt8](data)
+    }
+
+    @Test func tilesComeGzippedWhenAcceptedWithATagPerEncoding() throws {
+        let server = try server
+        let engine = try MapEngine(paths: DataPaths(dataDirectory: server.root.appendingPathComponent("Data")))
+        let (plainStatus, plainHeaders, plain) = try curl(Self.tile)
+        #expect(plainStatus == 200 && plainHeaders["content-type"] == "application/vnd.mapbox-vector-tile")
+        #expect(plainHeaders["content-encoding"] == nil && plainHeaders["vary"] == "Accept-Encoding")
+        #expect(plain == engine.vectorTiles.tile(try .init(z: 14, x: 4826, y: 6159)), "the bytes the engine makes")
+        let (status, headers, gzipped) = try curl(Self.tile, headers: ["Accept-Encoding: gzip, deflate"])
+        #expect(status == 200 && headers["content-encoding"] == "gzip" && headers["content-type"] == "application/vnd.mapbox-vector-tile")
+        let unzipped = try gunzip(gzipped)
+        #expect(gzipped.count < plain.count && unzipped == plain)
+        let (tag, plainTag) = (try #require(headers["etag"]), try #require(plainHeaders["etag"]))
+        #expect(tag != plainTag, "each encoding has its own tag")
+        #expect(try curl(Self.tile, headers: ["Accept-Encoding: gzip", "If-None-Match: \(tag)"]).0 == 304)
+        #expect(try curl(Self.tile, headers: ["If-None-Match: \(tag)"]).0 == 200, "the gzip tag does not match the plain tile")
+        #expect(try curl(Self.tile, headers: ["Accept-Encoding: gzip;q=0"]).1["content-encoding"] == nil)
+    }
+
+    @Test(arguments: ["/tiles/23/0/0.mvt", "/tiles/14/16384/1.mvt", "/tiles/1/0/0@2x.mvt", "/tiles/a/b/c.mvt", "/heat/14/4826/6159.mvt"])
+    func badTilesAreRefusedWithJSON(path: String) throws {
+        let (status, headers, body) = try curl(path)
+        #expect((400...404).contains(status) && headers["content-type"] == "application/json", "\(path): \(status)")
+        #expect(String(decoding: body, as: UTF8.self).contains("error"))
+    }
+
+    @Test func tileJSONAndTheStyleDescribeTheLayers() throws {
+        let server = try server
+        let engine = try MapEngine(paths: DataPaths(dataDirectory: server.root.appendingPathComponent("Data")))
+        let tilejson = try #require(try JSONSerialization.jsonObject(with: Data(curl("/vector.json").2)) as? [String: Any])
+        #expect((tilejson["tiles"] as? [String])?.first?.hasSuffix("/tiles/{z}/{x}/{y}.mvt") == true)
+        let layers = try #require(tilejson["vector_layers"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(layers == ["water", "land", "parks", "streets", "places"])
+        let style = try #require(try JSONSerialization.jsonObject(with: Data(curl("/styles/snapmap.json").2)) as? [String: Any])
+        #expect(style["version"] as? Int == 8)
+        let sources = try #require(style["sources"] as? [String: [String: Any]])
+        #expect((sources["snapmap"]?["url"] as? String)?.hasSuffix("/vector.json") == true && sources["friends"]?["type"] as? String == "geojson")
+        #expect((sources["heat"]?["tiles"] as? [String])?.first?.hasSuffix("/heat/{z}/{x}/{y}.png") == true)
+        let styleLayers = try #require(style["layers"] as? [[String: Any]])
+        #expect(styleLayers.compactMap { $0["source-layer"] as? String }.allSatisfy(layers.contains))
+        // One look for both renderers: the raster style's colours, its zooms one less (MapLibre's 512-pixel tiles).
+        let paints = Dictionary(uniqueKeysWithValues: styleLayers.map { ($0["id"] as? String ?? "", $0) })
+        let look = engine.baseMap.style
+        #expect((paints["water"]?["paint"] as? [String: Any])?["fill-color"] as? String == "rgba(\(look.water.r),\(look.water.g),\(look.water.b),1.0)")
+        #expect(paints["parks"]?["minzoom"] as? Double == look.parkMinZoom - 1)
+        #expect(paints["streets-residential"]?["minzoom"] as? Double == look.street(.residential).minZoom - 1)
+    }
+
+    @Test func theMapLibrePageAndItsTwoFilesAreServed() throws {
+        #expect(try curl("/maplibre.html").1["content-type"] == "text/html; charset=utf-8")
+        let (status, headers, body) = try curl("/maplibre/maplibre-gl.js")
+        #expect(status == 200 && headers["content-type"] == "text/javascript; charset=utf-8" && String(decoding: body.prefix(200), as: UTF8.self).contains("MapLibre"))
+        #expect(try curl("/maplibre/maplibre-gl.css").0 == 200)
+        #expect(try curl("/maplibre/pywidget.js").0 == 404, "only the two MapLibre files")
+    }
+}
