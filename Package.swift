@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "LiveMap", "SQLiteKit", "VectorTiles"]),
         .target(name: "MapServer", dependencies: ["MapEngine", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
         .executableTarget(name: "snapmap", dependencies: ["MapEngine", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
-        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "LiveMap", "SQLiteKit", "RedisStore"]),
+        .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GeoCore"]),
         .testTarget(name: "BaseMapTests", dependencies: ["BaseMap", "GeoCore", "Raster"]),

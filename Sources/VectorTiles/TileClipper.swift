@@ -82,22 +82,27 @@ struct TileClipper {
 
     /// Liang–Barsky: the parameters where a segment enters and leaves the square, or nil when it misses it.
     private func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> (Double, Double)? {
+        // Whole segments inside, the common case, need no division.
+        if x0 >= minimum, x0 <= maximum, y0 >= minimum, y0 <= maximum, x1 >= minimum, x1 <= maximum, y1 >= minimum, y1 <= maximum { return (0, 1) }
+        // Both ends beyond the same side (most of a long shoreline far from the tile): no division either.
+        if (x0 < minimum && x1 < minimum) || (x0 > maximum && x1 > maximum) || (y0 < minimum && y1 < minimum) || (y0 > maximum && y1 > maximum) {
+            return nil
+        }
         var t0 = 0.0, t1 = 1.0
         let dx = x1 - x0, dy = y1 - y0
-        for (p, q) in [(-dx, x0 - minimum), (dx, maximum - x0), (-dy, y0 - minimum), (dy, maximum - y0)] {
-            if p == 0 {
-                if q < 0 { return nil }
-                continue
-            }
+        func limit(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
             let r = q / p
             if p < 0 {
-                if r > t1 { return nil }
+                if r > t1 { return false }
                 t0 = max(t0, r)
             } else {
-                if r < t0 { return nil }
+                if r < t0 { return false }
                 t1 = min(t1, r)
             }
+            return true
         }
+        guard limit(-dx, x0 - minimum), limit(dx, maximum - x0), limit(-dy, y0 - minimum), limit(dy, maximum - y0) else { return nil }
         return t0 <= t1 ? (t0, t1) : nil
     }
 }

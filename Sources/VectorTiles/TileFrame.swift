@@ -9,10 +9,10 @@ struct TileFrame {
     let unitsPerMetre: Double
     /// The clip square in mercator metres, for the spatial grids.
     let area: MercatorRect
-    private let left: Double
-    private let top: Double
-    private let clipper: TileClipper
-    private let path: TilePath
+    let left: Double
+    let top: Double
+    let clipper: TileClipper
+    let path: TilePath
 
     init(tile: TileID, extent: Int, buffer: Int, tolerance: Double) {
         self.tile = tile
@@ -54,7 +54,7 @@ struct TileFrame {
     }
 
     /// A part's points in tile units, or nil when its bounds miss the clip square.
-    fileprivate func projected(_ table: FeatureTable, part: Int) -> ([Double], [Double])? {
+    func projected(_ table: FeatureTable, part: Int) -> ([Double], [Double])? {
         let range = table.points(ofPart: part)
         var xs = [Double](), ys = [Double]()
         xs.reserveCapacity(range.count)
@@ -78,7 +78,7 @@ struct TileFrame {
         return xs.allSatisfy { $0 >= low && $0 <= high } && ys.allSatisfy { $0 >= low && $0 <= high }
     }
 
-    fileprivate static func doubleArea(_ xs: [Double], _ ys: [Double]) -> Double {
+    static func doubleArea(_ xs: [Double], _ ys: [Double]) -> Double {
         var sum = 0.0
         var previous = xs.count - 1
         for index in xs.indices {
@@ -95,45 +95,3 @@ struct TileFrame {
     }
 }
 
-extension TileFrame {
-    /// What of a stored ring is in the tile: the whole ring, or the pieces inside, each from the square's edge to
-    /// its edge in the ring's direction.
-    enum RingCut {
-        case whole([TilePoint])
-        case pieces([[TilePoint]])
-    }
-
-    /// Cuts a stored ring by the clip square, simplified and rounded; nil when nothing of it is inside.
-    /// `cornerInside` toggles when the ring goes round the square's top-left corner (even–odd).
-    func cut(_ table: FeatureTable, part: Int, cornerInside: inout Bool) -> RingCut? {
-        guard let (xs, ys) = projected(table, part: part), xs.count >= 3 else { return nil }
-        if Self.surrounds(xs, ys, x: clipper.minimum, y: clipper.minimum) { cornerInside.toggle() }
-        guard let outside = xs.indices.first(where: { !isInside(xs[$0], ys[$0]) }) else {
-            let ring = path.ring(xs, ys)
-            guard !ring.isEmpty, (TilePath.doubleArea(ring) > 0) == (Self.doubleArea(xs, ys) > 0) else { return nil }
-            return .whole(ring)
-        }
-        // Start outside so that every piece runs from the edge to the edge.
-        let order = Array(xs.indices[outside...]) + Array(xs.indices[..<outside]) + [outside]
-        let pieces = clipper.clip(line: order.map { xs[$0] }, order.map { ys[$0] }).map { path.line($0.xs, $0.ys) }.filter { !$0.isEmpty }
-        return pieces.isEmpty ? nil : .pieces(pieces)
-    }
-
-    /// The clip square's sides in tile units, for `EdgeStitcher`.
-    var stitcher: EdgeStitcher { EdgeStitcher(low: Int32(clipper.minimum), high: Int32(clipper.maximum)) }
-
-    private func isInside(_ x: Double, _ y: Double) -> Bool {
-        x >= clipper.minimum && x <= clipper.maximum && y >= clipper.minimum && y <= clipper.maximum
-    }
-
-    private static func surrounds(_ xs: [Double], _ ys: [Double], x: Double, y: Double) -> Bool {
-        var inside = false
-        var previous = xs.count - 1
-        for index in xs.indices {
-            let (x0, y0, x1, y1) = (xs[previous], ys[previous], xs[index], ys[index])
-            if (y0 > y) != (y1 > y), x < x0 + (y - y0) / (y1 - y0) * (x1 - x0) { inside.toggle() }
-            previous = index
-        }
-        return inside
-    }
-}

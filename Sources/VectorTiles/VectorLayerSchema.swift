@@ -14,7 +14,7 @@ public struct VectorLayerSchema: Sendable, Encodable, Equatable {
     public static let maxZoom = 16
 
     /// The first tile zoom drawn at a raster style zoom (`TileFrame.styleZooms`).
-    static func firstTile(_ styleZoom: Double) -> Int { max(0, Int((styleZoom - MapLibreStyle.zoomOffset).rounded(.down))) }
+    public static func firstTile(_ styleZoom: Double) -> Int { max(0, Int((styleZoom - MapLibreStyle.zoomOffset).rounded(.down))) }
 
     /// The layers in drawing order.
     public static func layers(for style: MapStyle) -> [VectorLayerSchema] {

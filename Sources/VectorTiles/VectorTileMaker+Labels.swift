@@ -10,25 +10,24 @@ extension VectorTileMaker {
         let zooms = frame.styleZooms
         let named = style.labels.minZoom < zooms.until
         let table = store.streets
-        var order: [String] = []
-        var merged: [String: (street: StreetClass, name: String, encoder: CommandEncoder)] = [:]
+        var slots: [String: Int] = [:]
+        var merged: [(street: StreetClass, name: String, encoder: CommandEncoder)] = []
         for feature in BaseMapStore.features(of: table, grid: store.streetGrid, in: frame.area) {
             guard let street = StreetClass(rank: table.classes[feature]), style.street(street).minZoom < zooms.until else { continue }
             let bounds = table.bounds(of: feature)
             guard max(bounds.width, bounds.height) * frame.unitsPerMetre >= frame.unitsPerPixel else { continue }
+            let lines = table.parts(of: feature).flatMap { frame.lines(table, part: $0) }
+            guard !lines.isEmpty else { continue }
             let name = named && street >= style.labels.minClass ? table.names[feature] : ""
             let key = street.rawValue + "\u{1F}" + name
-            var entry = merged[key] ?? (street, name, CommandEncoder())
-            let before = entry.encoder.integers.count
-            for part in table.parts(of: feature) {
-                for line in frame.lines(table, part: part) { entry.encoder.addLine(line) }
+            let slot = slots[key] ?? merged.count
+            if slot == merged.count {
+                slots[key] = slot
+                merged.append((street, name, CommandEncoder()))
             }
-            guard entry.encoder.integers.count > before else { continue }
-            if merged[key] == nil { order.append(key) }
-            merged[key] = entry
+            for line in lines { merged[slot].encoder.addLine(line) }
         }
-        for key in order {
-            guard let entry = merged[key] else { continue }
+        for entry in merged {
             var properties: [(String, VectorValue)] = [("class", .string(entry.street.rawValue))]
             if !entry.name.isEmpty { properties.append(("name", .string(entry.name))) }
             layer.add(properties: properties, type: .lineString, geometry: entry.encoder.integers)
@@ -66,10 +65,10 @@ extension VectorTileMaker {
     }
 
     /// `PlaceKind` names in the tiles, in its order.
-    static let kindNames = ["neighbourhood", "park", "water"]
+    public static let kindNames = ["neighbourhood", "park", "water"]
 
     /// The raster style's zoom from which an area (square mercator metres) covers `points` square points on screen.
-    static func zoom(showing area: Double, atLeast points: Double) -> Double {
+    public static func zoom(showing area: Double, atLeast points: Double) -> Double {
         guard points > 0 else { return 0 }
         guard area > 0 else { return .infinity }
         let pointsPerMetreAtZero = 256 / WebMercator.worldSize

@@ -15,11 +15,14 @@ public struct VectorTileMaker: Sendable {
     public let store: BaseMapStore
     public let style: MapStyle
     public let layers: [VectorLayerSchema]
+    /// Runs of the shoreline's rings with their bounds.
+    let landRuns: PartChunks
 
     public init(store: BaseMapStore, style: MapStyle) {
         self.store = store
         self.style = style
         layers = VectorLayerSchema.layers(for: style)
+        landRuns = PartChunks(store.land)
     }
 
     /// The tile's bytes (uncompressed protobuf); empty layers are left out.
@@ -40,7 +43,7 @@ public struct VectorTileMaker: Sendable {
         var cornerIsLand = false
         for feature in BaseMapStore.features(of: table, grid: store.landGrid, in: frame.area) {
             for part in table.parts(of: feature) {
-                switch frame.cut(table, part: part, cornerInside: &cornerIsLand) {
+                switch frame.cut(table, part: part, runs: landRuns.bounds[part], cornerInside: &cornerIsLand) {
                 case .whole(let ring): whole.append(ring)
                 case .pieces(let cut): pieces += cut
                 case nil: break

@@ -11,6 +11,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("stages", FrameStagesBenchmark.run),
     ("memory", MemoryBenchmark.run),
     ("fly", FlyBenchmark.run),
+    ("vector", VectorBenchmark.run),
     ("serve", ServeBenchmark.run),
     ("live", LiveBenchmark.run),
     ("redis", RedisBenchmark.run),
