@@ -109,12 +109,13 @@ public final class MapAPI: Sendable {
         case "/vector.json":
             return try Self.encoded(VectorTileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
         case "/styles/snapmap.json":
-            return HTTPResponse(status: 200, contentType: "application/json", body: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: false),
+            return HTTPResponse(status: 200, contentType: "application/json", body: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true),
                                 headers: [("Cache-Control", "public, max-age=300")])
         case "/v1/route/frame.png", "/v1/route/state.json":
             return try routes(request, parameters)
         default:
             if let tile = try TilePath(request.path) { return try self.tile(tile, request) }
+            if let glyphs = glyphs(request) { return glyphs }
             if let file = files.file(for: request.path) {
                 return HTTPResponse(status: 200, contentType: file.type, body: [UInt8](try Data(contentsOf: file.url)),
                                     headers: [("Cache-Control", "public, max-age=300")])

@@ -23,6 +23,8 @@ public struct FriendMarkerLook: Sendable {
 
 /// The style's text layers (street and place names, as the raster map writes them) and the friends' layers.
 enum MapLibreLabels {
+    /// Ems before MapLibre wraps a name: wide enough that names stay on one line, as the raster map writes them.
+    static let unwrapped = 30
     static func layers(_ style: MapStyle) -> [[String: Any]] {
         let labels = style.labels
         var layers: [[String: Any]] = [[
@@ -44,7 +46,8 @@ enum MapLibreLabels {
                 "filter": ["all", ["==", ["get", "kind"], name], [">=", ["zoom"], ["get", "minzoom"]]],
                 "layout": ["text-field": ["get", "name"], "text-font": [MapLibreStyle.fontStack], "text-size": MapLibreStyle.stops(look.size),
                            "text-transform": look.uppercase ? "uppercase" : "none", "text-letter-spacing": look.letterSpacing,
-                           "text-rotate": ["get", "angle"], "text-rotation-alignment": "map", "text-padding": places.padding],
+                           "text-rotate": ["get", "angle"], "text-rotation-alignment": "map", "text-padding": places.padding,
+                           "text-max-width": Self.unwrapped],
                 "paint": ["text-color": MapLibreStyle.css(look.color), "text-halo-color": MapLibreStyle.css(places.halo),
                           "text-halo-width": places.haloWidth],
             ])

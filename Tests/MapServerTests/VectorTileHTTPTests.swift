@@ -97,6 +97,27 @@ struct VectorTileHTTPTests {
         #expect(paints["streets-residential"]?["minzoom"] as? Double == look.street(.residential).minZoom - 1)
     }
 
+    /// Glyph protobufs read with a minimal wire-format reader: the stack and range named, a glyph for every
+    /// printable ASCII character, each bitmap its size plus a 3-pixel border on every side.
+    @Test func glyphRangesHoldEveryPrintableASCIICharacter() throws {
+        let (status, headers, body) = try curl("/fonts/Inter%20Bold/0-255.pbf")
+        #expect(status == 200 && headers["content-type"] == "application/x-protobuf" && headers["etag"] != nil)
+        let stacks = WireFields(body).fields.filter { $0.number == 1 }
+        #expect(stacks.count == 1)
+        let stack = WireFields(stacks.first?.bytes ?? [])
+        #expect(stack.text(1) == "Inter Bold" && stack.text(2) == "0-255")
+        var ids: Set<UInt64> = []
+        for field in stack.fields where field.number == 3 {
+            let glyph = WireFields(field.bytes)
+            let (width, height) = (glyph.varint(3) ?? 0, glyph.varint(4) ?? 0)
+            ids.insert(glyph.varint(1) ?? 0)
+            if width > 0 { #expect(UInt64(glyph.bytes(2)?.count ?? 0) == (width + 6) * (height + 6)) }
+        }
+        #expect(Set((32...126).map(UInt64.init)).isSubset(of: ids))
+        #expect(try curl("/fonts/Inter%20Bold/256-300.pbf").0 == 400)
+        #expect(try curl("/fonts/Comic%20Sans/0-255.pbf").0 == 404)
+    }
+
     @Test func theMapLibrePageAndItsTwoFilesAreServed() throws {
         #expect(try curl("/maplibre.html").1["content-type"] == "text/html; charset=utf-8")
         let (status, headers, body) = try curl("/maplibre/maplibre-gl.js")
@@ -104,4 +125,46 @@ struct VectorTileHTTPTests {
         #expect(try curl("/maplibre/maplibre-gl.css").0 == 200)
         #expect(try curl("/maplibre/pywidget.js").0 == 404, "only the two MapLibre files")
     }
+}
+
+/// The fields of a protobuf message (varints and length-delimited ones, as glyph protobufs have).
+struct WireFields {
+    struct Field {
+        let number: UInt64
+        let value: UInt64
+        let bytes: [UInt8]
+    }
+
+    private(set) var fields: [Field] = []
+
+    init(_ bytes: [UInt8]) {
+        var index = 0
+        func varint() -> UInt64 {
+            var (value, shift) = (UInt64(0), UInt64(0))
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80 { break }
+            }
+            return value
+        }
+        while index < bytes.count {
+            let key = varint()
+            switch key & 7 {
+            case 0: fields.append(Field(number: key >> 3, value: varint(), bytes: []))
+            case 2:
+                let length = Int(varint())
+                let end = min(index + length, bytes.count)
+                fields.append(Field(number: key >> 3, value: 0, bytes: Array(bytes[index..<end])))
+                index = end
+            default: return
+            }
+        }
+    }
+
+    func varint(_ number: UInt64) -> UInt64? { fields.first { $0.number == number }?.value }
+    func bytes(_ number: UInt64) -> [UInt8]? { fields.first { $0.number == number }?.bytes }
+    func text(_ number: UInt64) -> String? { bytes(number).map { String(decoding: $0, as: UTF8.self) } }
 }

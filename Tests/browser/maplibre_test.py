@@ -75,6 +75,12 @@ def main():
         picture.save(screenshot)
         if picture.size != (WIDTH, HEIGHT):
             fail(f"the canvas is {picture.size}, expected {(WIDTH, HEIGHT)}")
+        names = driver.execute_script(
+            "return window.map.queryRenderedFeatures({layers: ['place-names-neighbourhood', 'place-names-park', 'place-names-water']})"
+            ".map((feature) => feature.properties.name)")
+        if "Williamsburg" not in names or "East River" not in names:
+            fail(f"place names drawn with the server's glyphs: {sorted(set(names))}")
+        print(f"maplibre_test: place names drawn: {', '.join(sorted(set(names)))}")
         if token:
             draw(driver, base + "/maplibre.html#token=" + token)
             shown = driver.execute_script("return window.map.querySourceFeatures('friends').length")
