@@ -1,10 +1,12 @@
 import Foundation
 
 /// A bounded load run with wrk on loopback against `snapmap serve` (release): hot tiles (cached), cold tiles
-/// (each rendered), frames, and /healthz as the floor the server itself sets, measured in the same run.
+/// (each rendered), the same for vector tiles, frames, and /healthz as the floor the server itself sets, measured
+/// in the same run.
 enum ServeBenchmark {
     static let seconds = 10
     static let hotTile = "/tiles/15/9651/12313.png"
+    static let hotVectorTile = "/tiles/14/4825/6156.mvt"
 
     struct Load {
         let requestsPerSecond: Double
@@ -42,6 +44,9 @@ enum ServeBenchmark {
         let floor = try load(base + "/healthz", connections: 16)
         let hot = try load(base + hotTile, connections: 16)
         let cold = try load(base + "/", connections: 4, script: "bench/cold_tiles.lua")
+        _ = try BenchmarkProcess.run("curl", ["-s", "-o", "/dev/null", "-H", "Accept-Encoding: gzip", base + hotVectorTile])
+        let hotVector = try load(base + hotVectorTile, connections: 16, header: "Accept-Encoding: gzip")
+        let coldVector = try load(base + "/", connections: 4, script: "bench/cold_tiles.lua", scriptArguments: ["mvt"])
         let frames = try load(base + "/v1/me/frame.png", connections: 2, header: signedIn)
         let layouts = try load(base + "/v1/me/layout.json", connections: 16, header: signedIn)
         func report(_ name: String, _ result: Load) -> String {
@@ -51,6 +56,9 @@ enum ServeBenchmark {
             report("serve /healthz (the floor)", floor),
             report("serve hot tiles", hot) + String(format: " (%.2f× the 5,000/s goal, %.2f× the /healthz floor)", hot.requestsPerSecond / 5000, hot.requestsPerSecond / floor.requestsPerSecond),
             report("serve cold tiles (each rendered)", cold),
+            report("serve hot vector tiles (gzipped)", hotVector) + String(format: " (%.2f× the /healthz floor)", hotVector.requestsPerSecond / floor.requestsPerSecond),
+            report("serve cold vector tiles (each made and gzipped)", coldVector)
+                + String(format: " (%.2f× the cold PNG tiles of the same run)", coldVector.requestsPerSecond / cold.requestsPerSecond),
             report("serve Williamsburg frames (1179×2556, base, glow and pins)", frames),
             report("serve Sam's /v1/me/layout.json (the seeded store)", layouts)
                 + String(format: " (%.2f× the /healthz floor)", layouts.requestsPerSecond / floor.requestsPerSecond),
