@@ -14,7 +14,8 @@ struct FuzzTests {
     static let paths = ["/healthz", "/tiles.json", "/tiles/15/9652/12319.png", "/tiles/15/9652/12319@2x.png", "/heat/15/9652/12319.png",
                         "/v1/me/layout.json", "/v1/me/frame.png", "/v1/me/hit", "/v1/me/zoom", "/v1/me/location", "/v1/me/sharing",
                         "/v1/me/friends", "/v1/me/friends/jordan", "/v1/me/blocks/jordan", "/v1/me/snaps",
-                        "/v1/route/frame.png", "/v1/route/state.json", "/", "/static/viewer.js", "/leaflet.html", "/nothing"]
+                        "/v1/route/frame.png", "/v1/route/state.json", "/", "/static/viewer.js", "/leaflet.html", "/nothing",
+                        "/tiles/15/9652/12319.mvt", "/vector.json", "/styles/snapmap.json", "/fonts/Inter%20Bold/0-255.pbf", "/maplibre.html"]
     static let names = ["center", "zoom", "size", "scale", "selected", "at", "friend", "card-height", "layers", "route", "progress",
                         "sheet", "margin", "last-meters", "clock", "now", "x"]
     static let values = ["40.716,-73.96", "14.5", "393x852", "1", "3", "jordan", "rae", "10,10", "1e308,1e308", "NaN", "-inf", "0",
