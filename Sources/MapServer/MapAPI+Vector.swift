@@ -49,7 +49,8 @@ struct VectorTileJSON: Encodable {
         let raster = TileJSON(engine: engine, host: host)
         tiles = raster.tiles.map { $0.replacingOccurrences(of: ".png", with: ".mvt") }
         bounds = raster.bounds
-        center = raster.center
+        let view = engine.scene.viewport
+        center = [view.center.lon, view.center.lat, MapLibreStyle.glZoom(view.zoom).rounded()]
         vector_layers = engine.vectorTiles.layers
     }
 }

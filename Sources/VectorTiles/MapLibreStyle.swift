@@ -81,7 +81,7 @@ public enum MapLibreStyle {
     }
 
     /// A raster style zoom as MapLibre's.
-    static func glZoom(_ zoom: Double) -> Double { max(0, zoom - zoomOffset) }
+    public static func glZoom(_ zoom: Double) -> Double { max(0, zoom - zoomOffset) }
 
     /// `["interpolate", ["linear"], ["zoom"], …]` of stops, zooms shifted.
     static func stops(_ stops: ZoomStops) -> Any {
