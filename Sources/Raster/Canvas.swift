@@ -109,16 +109,8 @@ public final class Canvas {
                 DispatchQueue.concurrentPerform(iterations: tasks) { task in
                     let rows = (task * Self.conversionRowsPerTask)..<min(height, (task + 1) * Self.conversionRowsPerTask)
                     if dropAlpha && opaque {
-                        // Opaque pixels: premultiplied equals straight, so each channel only changes scale.
-                        var source = input.source + rows.lowerBound * width * 4
-                        var output = input.output + rows.lowerBound * width * 3
-                        for _ in 0..<(rows.count * width) {
-                            output[0] = UInt8((UInt32(source[0]) &* 255 &+ 32767) / 65535)
-                            output[1] = UInt8((UInt32(source[1]) &* 255 &+ 32767) / 65535)
-                            output[2] = UInt8((UInt32(source[2]) &* 255 &+ 32767) / 65535)
-                            source += 4
-                            output += 3
-                        }
+                        Self.opaqueRGB8(input.source + rows.lowerBound * width * 4, into: input.output + rows.lowerBound * width * 3,
+                                        pixels: rows.count * width)
                         return
                     }
                     for index in (rows.lowerBound * width)..<(rows.upperBound * width) {
@@ -141,13 +133,10 @@ public final class Canvas {
         var output = [UInt8](repeating: 0, count: rows.count * width * channels)
         var out = 0
         if dropAlpha {
-            // Opaque pixels (RGB is written only for opaque canvases): each channel only changes scale.
+            // RGB is written only for opaque canvases.
             storage.withUnsafeBufferPointer { source in
                 output.withUnsafeMutableBufferPointer { target in
-                    for index in (rows.lowerBound * width * 4)..<(rows.upperBound * width * 4) where index & 3 != 3 {
-                        target[out] = UInt8((UInt32(source[index]) &* 255 &+ 32767) / 65535)
-                        out += 1
-                    }
+                    Self.opaqueRGB8(source.baseAddress! + rows.lowerBound * width * 4, into: target.baseAddress!, pixels: rows.count * width)
                 }
             }
             return output
@@ -161,6 +150,23 @@ public final class Canvas {
             out += channels
         }
         return output
+    }
+
+    /// 16-bit channels to 8-bit, rounded: (v·255 + 32767) / 65535 for every v, looked up.
+    private static let eightBit: [UInt8] = (0...65535).map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+
+    /// Opaque pixels to 8-bit RGB: premultiplied equals straight, so each channel only changes scale.
+    private static func opaqueRGB8(_ source: UnsafePointer<UInt16>, into output: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        eightBit.withUnsafeBufferPointer { table in
+            var (source, output) = (source, output)
+            for _ in 0..<pixels {
+                output[0] = table[Int(source[0])]
+                output[1] = table[Int(source[1])]
+                output[2] = table[Int(source[2])]
+                source += 4
+                output += 3
+            }
+        }
     }
 
     /// Whether rows `from..<to` hold the same pixels in both canvases (of the same width).
