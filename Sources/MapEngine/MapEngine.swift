@@ -19,31 +19,36 @@ public typealias SharedLayers = ByteBudgetCache<String, SharedLayer>
 /// The layers every viewer of a viewport shares, and (made on first use) their PNG bands, so that a viewer's
 /// frame recompresses only the bands its pins touch.
 public final class SharedLayer: @unchecked Sendable {
+    /// Variants with the place names drawn kept per layer: viewers whose pins move the same names share one.
+    static let maxNamedVariants = 3
+    /// What a layer may come to hold: its canvas and named variants, each 8 bytes a pixel and about one for PNG bands.
+    static let bytesPerPixel = 9 * (1 + maxNamedVariants)
+
     public let canvas: Canvas
-    /// The place names of the layer's view (drawn per viewer, clear of their pins), and where they show with no
-    /// pins in the way.
+    /// The place names of the layer's view, drawn per viewer clear of their pins.
     let names: [PlaceName]
-    let unobstructedNames: [Rect]
     private let lock = NSLock()
     private var encoded: PNGBands?
-    /// This layer with the place names where they go when no pin is in the way (made on first use).
-    private var named: SharedLayer?
+    /// This layer with the place names drawn, by where they show (oldest made first).
+    private var variants: [(shown: [Rect], layer: SharedLayer)] = []
 
-    init(canvas: Canvas, names: [PlaceName] = [], unobstructedNames: [Rect] = []) {
+    init(canvas: Canvas, names: [PlaceName] = []) {
         self.canvas = canvas
         self.names = names
-        self.unobstructedNames = unobstructedNames
     }
 
-    /// The layer with its place names drawn by `draw` on a copy, made once.
-    func withNames(_ draw: (Canvas) -> Void) throws -> SharedLayer {
+    /// The layer with its place names drawn by `draw` on a copy where `shown` says they go (the boxes of the names
+    /// shown, in placement order): made once per placement, so that viewers whose pins leave the names in the same
+    /// places share it and recompress only their pins' bands.
+    func withNames(shown: [Rect], _ draw: (Canvas) -> Void) throws -> SharedLayer {
         lock.lock()
         defer { lock.unlock() }
-        if let named { return named }
+        if let variant = variants.first(where: { $0.shown == shown }) { return variant.layer }
         let copy = try canvas.copy()
         draw(copy)
-        let made = SharedLayer(canvas: copy, names: names, unobstructedNames: unobstructedNames)
-        named = made
+        let made = SharedLayer(canvas: copy, names: names)
+        if variants.count >= Self.maxNamedVariants { variants.removeFirst() }
+        variants.append((shown, made))
         return made
     }
 
@@ -162,10 +167,8 @@ public final class MapEngine: Sendable {
                 layer = cached
             } else {
                 let names = under.contains(.base) ? baseMap.placeNames(for: view) : []
-                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now), names: names,
-                                       unobstructedNames: baseMap.shownPlaceNames(names, of: view, avoiding: []))
-                // Two canvases at most (with and without names), each 8 bytes a pixel and its PNG bands.
-                sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * 18)
+                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now), names: names)
+                sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
                 layer = made
             }
         }
@@ -173,15 +176,13 @@ public final class MapEngine: Sendable {
         let avoiding = pinBoxes(layout)
         let canvas: Canvas
         if var shared = layer {
-            // Most viewers' pins leave every name where it would be with no pins: start from the named layer.
+            // Start from the variant with the names where this viewer's pins leave them (drawn once per placement).
             let names = shared.names
-            if !names.isEmpty, baseMap.shownPlaceNames(names, of: view, avoiding: avoiding) == shared.unobstructedNames {
-                shared = try shared.withNames { self.baseMap.drawPlaceNames(names, of: view, avoiding: [], into: $0) }
-                canvas = try shared.canvas.copy()
-            } else {
-                canvas = try shared.canvas.copy()
-                baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: canvas)
+            if !names.isEmpty {
+                let shown = baseMap.shownPlaceNames(names, of: view, avoiding: avoiding)
+                shared = try shared.withNames(shown: shown) { self.baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: $0) }
             }
+            canvas = try shared.canvas.copy()
             layer = shared
         } else {
             // Names drawn band by band in parallel: the same pixels as over the whole canvas.

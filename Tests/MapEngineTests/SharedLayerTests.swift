@@ -31,7 +31,7 @@ struct SharedLayerTests {
             }
         }
         #expect(sharing.count == 3, "viewers of the same viewport share one base (the default viewport was asked three times)")
-        #expect(namesMoved == [true, false], "both paths ran: names clear of the pins (the named layer) and names moved by them")
+        #expect(namesMoved == [true, false], "both placements ran: names clear of the pins and names moved by them, each its own named variant")
     }
 
     @Test func theCacheKeepsItsBudgetAndEvictsTheLeastRecentlyUsed() {
