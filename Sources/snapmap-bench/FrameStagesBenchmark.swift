@@ -37,14 +37,6 @@ enum FrameStagesBenchmark {
         let viewer = try BenchmarkClock.best(of: 5) {
             _ = try engine.encodeFrame(viewport, layers: [.base, .heat, .pins], friends: friends, now: now, sharing: sharing)
         }
-        if ProcessInfo.processInfo.environment["STAGES_LOOP"] != nil {
-            for _ in 0..<150 { _ = try engine.encodeFrame(viewport, layers: [.base, .heat, .pins], friends: friends, now: now, sharing: sharing) }
-        }
-        let view = MapView(viewport: viewport)
-        let glowKey = BenchmarkClock.best(of: 5) { _ = engine.glowPoints(for: view, now: now) }
-        let names = engine.baseMap.placeNames(for: view)
-        let nameCheck = BenchmarkClock.best(of: 5) { _ = engine.baseMap.shownPlaceNames(names, of: view, avoiding: []) }
-        FileHandle.standardError.write(Data("glow points \(glowKey * 1000) ms, names check \(nameCheck * 1000) ms\n".utf8))
         let whole = try BenchmarkClock.best(of: 5) {
             _ = try PNGCodec.encode(engine.renderFrame(viewport, layers: [.base, .heat, .pins], friends: friends, now: now).canvas)
         }
