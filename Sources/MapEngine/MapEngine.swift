@@ -16,71 +16,6 @@ public enum MapLayer: String, CaseIterable, Sendable {
 /// Shared layers (base and glow of a viewport at a data version), by what they depend on.
 public typealias SharedLayers = ByteBudgetCache<String, SharedLayer>
 
-/// The layers every viewer of a viewport shares, and (made on first use) their PNG bands, so that a viewer's
-/// frame recompresses only the bands its pins touch.
-public final class SharedLayer: @unchecked Sendable {
-    /// Variants with the place names drawn kept per layer: viewers whose pins move the same names share one.
-    static let maxNamedVariants = 3
-    /// What a layer may come to hold: its canvas and named variants, each 8 bytes a pixel and about one for PNG bands.
-    static let bytesPerPixel = 9 * (1 + maxNamedVariants)
-
-    public let canvas: Canvas
-    /// The place names of the layer's view, drawn per viewer clear of their pins.
-    let names: [PlaceName]
-    private let lock = NSLock()
-    private var encoded: PNGBands?
-    /// This layer with the place names drawn, by where they show (oldest made first).
-    private var variants: [(shown: [Rect], layer: SharedLayer)] = []
-
-    init(canvas: Canvas, names: [PlaceName] = []) {
-        self.canvas = canvas
-        self.names = names
-    }
-
-    /// The layer with its place names drawn by `draw` on a copy where `shown` says they go (the boxes of the names
-    /// shown, in placement order): made once per placement, so that viewers whose pins leave the names in the same
-    /// places share it and recompress only their pins' bands.
-    func withNames(shown: [Rect], _ draw: (Canvas) -> Void) throws -> SharedLayer {
-        lock.lock()
-        defer { lock.unlock() }
-        if let variant = variants.first(where: { $0.shown == shown }) { return variant.layer }
-        let copy = try canvas.copy()
-        draw(copy)
-        let made = SharedLayer(canvas: copy, names: names)
-        if variants.count >= Self.maxNamedVariants { variants.removeFirst() }
-        variants.append((shown, made))
-        return made
-    }
-
-    /// The PNG of `frame`, which is this layer with pins drawn over a copy: the same bytes as `PNGCodec.encode`.
-    public func png(of frame: Canvas) throws -> [UInt8] {
-        lock.lock()
-        let bands: PNGBands
-        do {
-            defer { lock.unlock() }
-            if let encoded { bands = encoded } else {
-                bands = try PNGBands(canvas)
-                encoded = bands
-            }
-        }
-        return try bands.png(of: frame, over: canvas)
-    }
-}
-
-/// A rendered frame, the layout its pins were drawn from (when it has pins), and the shared layer it was
-/// drawn over (when it came through the shared-layer cache).
-public struct RenderedFrame {
-    public let canvas: Canvas
-    public let layout: PinLayoutResult?
-    public var shared: SharedLayer?
-
-    /// The frame as PNG, through the shared layer's bands when there is one (the same bytes either way).
-    public func png() throws -> [UInt8] {
-        if let shared { return try shared.png(of: canvas) }
-        return try PNGCodec.encode(canvas)
-    }
-}
-
 /// The composed engine: the scene and the base map loaded once, answering frames and tiles. Shared across
 /// threads: everything it holds is immutable or locks itself.
 public final class MapEngine: Sendable {
@@ -178,11 +113,16 @@ public final class MapEngine: Sendable {
         if var shared = layer {
             // Start from the variant with the names where this viewer's pins leave them (drawn once per placement).
             let names = shared.names
-            if !names.isEmpty {
-                let shown = baseMap.shownPlaceNames(names, of: view, avoiding: avoiding)
-                shared = try shared.withNames(shown: shown) { self.baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: $0) }
+            let draw = { (canvas: Canvas) in self.baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: canvas) }
+            if names.isEmpty {
+                canvas = try shared.canvas.copy()
+            } else if let named = try shared.withNames(shown: baseMap.shownPlaceNames(names, of: view, avoiding: avoiding), draw) {
+                shared = named
+                canvas = try shared.canvas.copy()
+            } else {
+                canvas = try shared.canvas.copy()
+                draw(canvas)
             }
-            canvas = try shared.canvas.copy()
             layer = shared
         } else {
             // Names drawn band by band in parallel: the same pixels as over the whole canvas.

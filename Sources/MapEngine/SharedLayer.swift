@@ -1,0 +1,84 @@
+import BaseMap
+import Foundation
+import PinLayout
+import Raster
+
+/// The layers every viewer of a viewport shares, and (made on first use) their PNG bands, so that a viewer's
+/// frame recompresses only the bands its pins touch.
+public final class SharedLayer: @unchecked Sendable {
+    /// Variants with the place names drawn kept per layer: viewers whose pins leave the names in the same places share one.
+    static let maxNamedVariants = 3
+    /// Placements remembered per layer until one is seen again (then it earns a variant).
+    static let maxSightings = 64
+    /// What a layer may come to hold: its canvas and named variants, each 8 bytes a pixel and about one for PNG bands.
+    static let bytesPerPixel = 9 * (1 + maxNamedVariants)
+
+    public let canvas: Canvas
+    /// The place names of the layer's view, drawn per viewer clear of their pins.
+    let names: [PlaceName]
+    private let lock = NSLock()
+    private var encoded: PNGBands?
+    /// This layer with the place names drawn, by where they show (least recently used first).
+    private var variants: [(shown: [Rect], layer: SharedLayer)] = []
+    /// Placements seen once, not yet worth a variant.
+    private var sightings: Set<[Rect]> = []
+
+    init(canvas: Canvas, names: [PlaceName] = []) {
+        self.canvas = canvas
+        self.names = names
+    }
+
+    /// The layer with its place names drawn by `draw` on a copy where `shown` says they go (the boxes of the names
+    /// shown, in placement order), so that viewers whose pins leave the names in the same places share it and
+    /// recompress only their pins' bands. A placement earns a variant the second time it is seen (a variant's
+    /// first frame encodes all its bands); nil until then, and the caller draws the names on its own copy.
+    func withNames(shown: [Rect], _ draw: (Canvas) -> Void) throws -> SharedLayer? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let index = variants.firstIndex(where: { $0.shown == shown }) {
+            let variant = variants.remove(at: index)
+            variants.append(variant)
+            return variant.layer
+        }
+        guard sightings.contains(shown) else {
+            if sightings.count >= Self.maxSightings { sightings.removeAll() }
+            sightings.insert(shown)
+            return nil
+        }
+        sightings.remove(shown)
+        let copy = try canvas.copy()
+        draw(copy)
+        let made = SharedLayer(canvas: copy, names: names)
+        if variants.count >= Self.maxNamedVariants { variants.removeFirst() }
+        variants.append((shown, made))
+        return made
+    }
+
+    /// The PNG of `frame`, which is this layer with pins drawn over a copy: the same bytes as `PNGCodec.encode`.
+    public func png(of frame: Canvas) throws -> [UInt8] {
+        lock.lock()
+        let bands: PNGBands
+        do {
+            defer { lock.unlock() }
+            if let encoded { bands = encoded } else {
+                bands = try PNGBands(canvas)
+                encoded = bands
+            }
+        }
+        return try bands.png(of: frame, over: canvas)
+    }
+}
+
+/// A rendered frame, the layout its pins were drawn from (when it has pins), and the shared layer it was
+/// drawn over (when it came through the shared-layer cache).
+public struct RenderedFrame {
+    public let canvas: Canvas
+    public let layout: PinLayoutResult?
+    public var shared: SharedLayer?
+
+    /// The frame as PNG, through the shared layer's bands when there is one (the same bytes either way).
+    public func png() throws -> [UInt8] {
+        if let shared { return try shared.png(of: canvas) }
+        return try PNGCodec.encode(canvas)
+    }
+}
