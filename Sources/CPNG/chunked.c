@@ -1,6 +1,7 @@
 /* Parallel PNG compression: rows are filtered and deflated in independent bands (a sync flush ends each),
    the bands are joined into one zlib stream, and libpng writes the signature, IHDR, the IDAT and IEND. */
 #include "shared.h"
+#include "fastdeflate.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -32,8 +33,33 @@ static void filter_row(const uint8_t *row, const uint8_t *previous, size_t lengt
     }
 }
 
+/* The snapmap strategy: every row filtered into one buffer, then cpng_fast_deflate. */
+static void compress_band_fast(band_job *job) {
+    size_t row_bytes = (size_t)job->width * job->channels, length = (row_bytes + 1) * job->count;
+    uint8_t *filtered = (uint8_t *)malloc(length);
+    size_t capacity = cpng_fast_deflate_bound(length);
+    job->output = (uint8_t *)malloc(capacity);
+    if (!filtered || !job->output) {
+        free(filtered);
+        return;
+    }
+    for (uint32_t y = 0; y < job->count; y++) {
+        const uint8_t *row = job->rows + (size_t)y * row_bytes;
+        filter_row(row, y > 0 ? row - row_bytes : job->previous, row_bytes, job->channels, job->filter, filtered + (size_t)y * (row_bytes + 1));
+    }
+    job->adler = adler32(adler32(0L, Z_NULL, 0), filtered, (uInt)length);
+    job->raw_length = length;
+    job->output_length = cpng_fast_deflate(filtered, length, (size_t)job->channels, job->last, job->output, capacity);
+    job->status = job->output_length > 0 ? 0 : -1;
+    free(filtered);
+}
+
 static void *compress_band(void *argument) {
     band_job *job = (band_job *)argument;
+    if (job->strategy == CPNG_STRATEGY_FAST) {
+        compress_band_fast(job);
+        return NULL;
+    }
     size_t row_bytes = (size_t)job->width * job->channels;
     uint8_t *filtered = (uint8_t *)malloc(row_bytes + 1);
     z_stream stream;

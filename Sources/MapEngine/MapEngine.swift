@@ -102,7 +102,8 @@ public final class MapEngine: Sendable {
                 layer = cached
             } else {
                 let names = under.contains(.base) ? baseMap.placeNames(for: view) : []
-                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now), names: names)
+                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now), names: names,
+                                       unobstructed: baseMap.shownPlaceNames(names, of: view, avoiding: []))
                 sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
                 layer = made
             }

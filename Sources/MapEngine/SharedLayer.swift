@@ -6,52 +6,69 @@ import Raster
 /// The layers every viewer of a viewport shares, and (made on first use) their PNG bands, so that a viewer's
 /// frame recompresses only the bands its pins touch.
 public final class SharedLayer: @unchecked Sendable {
-    /// Variants with the place names drawn kept per layer: viewers whose pins leave the names in the same places share one.
+    /// Variants with the place names drawn kept per layer besides the one with no name moved: viewers whose pins
+    /// leave the names in the same places share one.
     static let maxNamedVariants = 3
-    /// Placements remembered per layer until one is seen again (then it earns a variant).
+    /// Viewers who must have seen a placement (other than the one with no name moved) before it earns a variant:
+    /// a variant's first frame encodes every band, so a placement made for few viewers would cost more than it saves.
+    static let sightingsForVariant = 4
+    /// Placements counted per layer (the count starts again when full).
     static let maxSightings = 64
     /// What a layer may come to hold: its canvas and named variants, each 8 bytes a pixel and about one for PNG bands.
-    static let bytesPerPixel = 9 * (1 + maxNamedVariants)
+    static let bytesPerPixel = 9 * (2 + maxNamedVariants)
 
     public let canvas: Canvas
-    /// The place names of the layer's view, drawn per viewer clear of their pins.
+    /// The place names of the layer's view, drawn per viewer clear of their pins, and where they show with no pins.
     let names: [PlaceName]
+    let unobstructed: [Rect]
     private let lock = NSLock()
     private var encoded: PNGBands?
-    /// This layer with the place names drawn, by where they show (least recently used first).
+    /// This layer with the names where no pin moves them (most viewers), made on first use and kept.
+    private var named: SharedLayer?
+    /// This layer with the names where some pins move them, by where they show (least recently used first).
     private var variants: [(shown: [Rect], layer: SharedLayer)] = []
-    /// Placements seen once, not yet worth a variant.
-    private var sightings: Set<[Rect]> = []
+    private var sightings: [[Rect]: Int] = [:]
 
-    init(canvas: Canvas, names: [PlaceName] = []) {
+    init(canvas: Canvas, names: [PlaceName] = [], unobstructed: [Rect] = []) {
         self.canvas = canvas
         self.names = names
+        self.unobstructed = unobstructed
     }
 
     /// The layer with its place names drawn by `draw` on a copy where `shown` says they go (the boxes of the names
     /// shown, in placement order), so that viewers whose pins leave the names in the same places share it and
-    /// recompress only their pins' bands. A placement earns a variant the second time it is seen (a variant's
-    /// first frame encodes all its bands); nil until then, and the caller draws the names on its own copy.
+    /// recompress only their pins' bands; nil while a placement has not earned a variant (the caller then draws the
+    /// names on its own copy).
     func withNames(shown: [Rect], _ draw: (Canvas) -> Void) throws -> SharedLayer? {
         lock.lock()
         defer { lock.unlock() }
+        if shown == unobstructed {
+            if let named { return named }
+            named = try drawn(draw)
+            return named
+        }
         if let index = variants.firstIndex(where: { $0.shown == shown }) {
             let variant = variants.remove(at: index)
             variants.append(variant)
             return variant.layer
         }
-        guard sightings.contains(shown) else {
-            if sightings.count >= Self.maxSightings { sightings.removeAll() }
-            sightings.insert(shown)
+        if sightings.count >= Self.maxSightings { sightings.removeAll() }
+        let seen = sightings[shown, default: 0] + 1
+        guard seen >= Self.sightingsForVariant else {
+            sightings[shown] = seen
             return nil
         }
-        sightings.remove(shown)
-        let copy = try canvas.copy()
-        draw(copy)
-        let made = SharedLayer(canvas: copy, names: names)
+        sightings[shown] = nil
+        let made = try drawn(draw)
         if variants.count >= Self.maxNamedVariants { variants.removeFirst() }
         variants.append((shown, made))
         return made
+    }
+
+    private func drawn(_ draw: (Canvas) -> Void) throws -> SharedLayer {
+        let copy = try canvas.copy()
+        draw(copy)
+        return SharedLayer(canvas: copy, names: names, unobstructed: unobstructed)
     }
 
     /// The PNG of `frame`, which is this layer with pins drawn over a copy: the same bytes as `PNGCodec.encode`.

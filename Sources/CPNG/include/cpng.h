@@ -17,6 +17,10 @@ typedef struct {
 int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                 int level, int filters, int strategy, cpng_buffer *out, char *error, size_t error_size);
 
+/* The strategy value that picks snapmap's own deflate encoder in banded encodings (cpng_encode_chunked,
+   cpng_compress_band): matches of runs and repeated pixels, Huffman codes per block. */
+#define CPNG_STRATEGY_FAST 100
+
 /* Encodes like cpng_encode with one fixed row filter (0 none, 1 sub, 2 up), compressing `chunks` bands of rows
    on up to `threads` threads; each band is an independent deflate run ended by a sync flush, joined into one
    zlib stream (adler32s combined) and written as one IDAT through libpng. The bytes depend on `chunks`, never
