@@ -96,7 +96,12 @@ extension Canvas {
     /// Source-over of a premultiplied colour at a coverage, with exact rounding in 16 bits, four lanes at once.
     @inline(__always)
     static func blend(_ source: Premultiplied16, coverage: Float, into pixels: UnsafeMutableBufferPointer<UInt16>, at index: Int) {
-        let amount = Blend.coverage16(coverage)
+        blend(source, amount: Blend.coverage16(coverage), into: pixels, at: index)
+    }
+
+    /// Source-over of a colour at a 16-bit coverage amount (0…65535).
+    @inline(__always)
+    static func blend(_ source: Premultiplied16, amount: UInt32, into pixels: UnsafeMutableBufferPointer<UInt16>, at index: Int) {
         guard amount > 0, let base = pixels.baseAddress else { return }
         let raw = UnsafeMutableRawPointer(base + index)
         var s = SIMD4<UInt32>(source.r, source.g, source.b, source.a)

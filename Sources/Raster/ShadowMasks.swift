@@ -10,10 +10,11 @@ public final class ShadowMasks: @unchecked Sendable {
         let sigma: Double
     }
 
+    /// A blurred mask as the 16-bit coverage amounts compositing takes (0…65535).
     struct Mask {
         let width: Int
         let height: Int
-        let values: [Float]
+        let amounts: [UInt32]
     }
 
     /// Masks kept; past this the cache starts again (pins use a handful of shapes).
@@ -38,7 +39,7 @@ public final class ShadowMasks: @unchecked Sendable {
             for column in columns { values[row * width + column] = uniform ?? accumulator.coverage[column] }
         }
         if sigma > 0 { GaussianBlur.blur(&values, width: width, height: height, kernel: GaussianBlur.kernel(sigma: sigma)) }
-        let mask = Mask(width: width, height: height, values: values)
+        let mask = Mask(width: width, height: height, amounts: values.map(Blend.coverage16))
         if masks.count >= Self.capacity { masks.removeAll(keepingCapacity: true) }
         masks[key] = mask
         return mask
@@ -71,10 +72,12 @@ extension Canvas {
         let rows = max(0, -y0)..<min(maskHeight, height - y0)
         let columns = max(0, -x0)..<min(maskWidth, width - x0)
         storage.withUnsafeMutableBufferPointer { pixels in
-            for row in rows {
-                for column in columns {
-                    let coverage = mask.values[row * maskWidth + column]
-                    if coverage > 0 { Self.blend(source, coverage: coverage, into: pixels, at: ((row + y0) * canvasWidth + column + x0) * 4) }
+            mask.amounts.withUnsafeBufferPointer { amounts in
+                for row in rows {
+                    for column in columns {
+                        let amount = amounts[row * maskWidth + column]
+                        if amount > 0 { Self.blend(source, amount: amount, into: pixels, at: ((row + y0) * canvasWidth + column + x0) * 4) }
+                    }
                 }
             }
         }
