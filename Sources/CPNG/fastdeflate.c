@@ -25,7 +25,7 @@ typedef struct {
     int overflow;
 } bit_writer;
 
-static void put_bits(bit_writer *w, uint32_t value, int bits) {
+static inline __attribute__((always_inline)) void put_bits(bit_writer *w, uint32_t value, int bits) {
     w->bits |= (uint64_t)value << w->count;
     w->count += bits;
     if (w->count < 32) return;
@@ -178,12 +178,18 @@ static void write_block(bit_writer *w, const symbol *symbols, size_t count, int 
     uint32_t litlen_frequency[LITLEN] = {0}, distance_frequency[DISTANCES] = {0};
     uint8_t length_code[MAX_MATCH + 1];
     length_codes(length_code);
+    /* Matches come at one or two distances only (a run, a repeated pixel): their codes are looked up once. */
+    int last_distance = -1, last_code = 0;
     for (size_t i = 0; i < count; i++) {
         if (symbols[i].length == 0) {
             litlen_frequency[symbols[i].value]++;
         } else {
             litlen_frequency[257 + length_code[symbols[i].length]]++;
-            distance_frequency[distance_code(symbols[i].value)]++;
+            if (symbols[i].value != last_distance) {
+                last_distance = symbols[i].value;
+                last_code = distance_code(last_distance);
+            }
+            distance_frequency[last_code]++;
         }
     }
     litlen_frequency[256] = 1;
@@ -253,12 +259,17 @@ static void write_block(bit_writer *w, const symbol *symbols, size_t count, int 
         if (runs[r] == 17) put_bits(w, extras[r], 3);
         if (runs[r] == 18) put_bits(w, extras[r], 7);
     }
+    last_distance = -1;
     for (size_t i = 0; i < count; i++) {
         if (symbols[i].length == 0) {
             put_bits(w, litlen_codes[symbols[i].value], litlen_lengths[symbols[i].value]);
             continue;
         }
-        int lc = length_code[symbols[i].length], dc = distance_code(symbols[i].value);
+        if (symbols[i].value != last_distance) {
+            last_distance = symbols[i].value;
+            last_code = distance_code(last_distance);
+        }
+        int lc = length_code[symbols[i].length], dc = last_code;
         put_bits(w, litlen_codes[257 + lc], litlen_lengths[257 + lc]);
         if (length_extra[lc]) put_bits(w, (uint32_t)(symbols[i].length - length_base[lc]), length_extra[lc]);
         put_bits(w, distance_codes[dc], distance_lengths[dc]);
