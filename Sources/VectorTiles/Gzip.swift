@@ -29,7 +29,4 @@ public enum Gzip {
         output.removeLast(output.count - Int(stream.total_out))
         return output
     }
-
-    /// Whether bytes start with gzip's magic number.
-    public static func isCompressed(_ bytes: [UInt8]) -> Bool { bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B }
 }
