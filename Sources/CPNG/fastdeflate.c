@@ -91,24 +91,10 @@ static size_t common_length(const uint8_t *a, const uint8_t *b, size_t limit) {
     return n;
 }
 
-static void write_block(bit_writer *w, const symbol *symbols, size_t count, int final) {
-    uint32_t litlen_frequency[LITLEN] = {0}, distance_frequency[DISTANCES] = {0};
-    uint8_t length_code[MAX_MATCH + 1];
-    length_codes(length_code);
-    /* Matches come at one or two distances only (a run, a repeated pixel): their codes are looked up once. */
+/* A dynamic-Huffman block of the symbols, whose counts the parser kept (`litlen_frequency`, `distance_frequency`). */
+static void write_block(bit_writer *w, const symbol *symbols, size_t count, uint32_t *litlen_frequency, uint32_t *distance_frequency,
+                        const uint8_t *length_code, int final) {
     int last_distance = -1, last_code = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (symbols[i].length == 0) {
-            litlen_frequency[symbols[i].value]++;
-        } else {
-            litlen_frequency[257 + length_code[symbols[i].length]]++;
-            if (symbols[i].value != last_distance) {
-                last_distance = symbols[i].value;
-                last_code = distance_code(last_distance);
-            }
-            distance_frequency[last_code]++;
-        }
-    }
     litlen_frequency[256] = 1;
     /* Two distance codes at least, so that every decoder takes the code as complete. */
     int distances_used = 0;
@@ -176,7 +162,6 @@ static void write_block(bit_writer *w, const symbol *symbols, size_t count, int 
         if (runs[r] == 17) put_bits(w, extras[r], 3);
         if (runs[r] == 18) put_bits(w, extras[r], 7);
     }
-    last_distance = -1;
     for (size_t i = 0; i < count; i++) {
         if (symbols[i].length == 0) {
             put_bits(w, litlen_codes[symbols[i].value], litlen_lengths[symbols[i].value]);
@@ -201,9 +186,13 @@ size_t cpng_fast_deflate(const uint8_t *data, size_t length, size_t pixel, int l
     bit_writer w = {out, capacity, 0, 0, 0, 0};
     symbol *symbols = (symbol *)malloc(sizeof(symbol) * BLOCK_SYMBOLS);
     if (!symbols) return 0;
+    uint8_t length_code[MAX_MATCH + 1];
+    length_codes(length_code);
+    const int run_code = distance_code(1), repeat_code = distance_code((int)pixel);
     size_t position = 0;
     do {
         size_t count = 0;
+        uint32_t litlen_frequency[LITLEN] = {0}, distance_frequency[DISTANCES] = {0};
         while (position < length && count < BLOCK_SYMBOLS) {
             size_t limit = length - position < MAX_MATCH ? length - position : MAX_MATCH;
             const uint8_t *here = data + position;
@@ -214,16 +203,21 @@ size_t cpng_fast_deflate(const uint8_t *data, size_t length, size_t pixel, int l
                 ? common_length(here, here - pixel, limit) : 0;
             if (run >= MIN_MATCH && run >= repeat) {
                 symbols[count++] = (symbol){(uint16_t)run, 1};
+                litlen_frequency[257 + length_code[run]]++;
+                distance_frequency[run_code]++;
                 position += run;
             } else if (repeat >= MIN_MATCH) {
                 symbols[count++] = (symbol){(uint16_t)repeat, (uint16_t)pixel};
+                litlen_frequency[257 + length_code[repeat]]++;
+                distance_frequency[repeat_code]++;
                 position += repeat;
             } else {
-                symbols[count++] = (symbol){0, data[position]};
+                symbols[count++] = (symbol){0, here[0]};
+                litlen_frequency[here[0]]++;
                 position++;
             }
         }
-        write_block(&w, symbols, count, last && position >= length);
+        write_block(&w, symbols, count, litlen_frequency, distance_frequency, length_code, last && position >= length);
     } while (position < length);
     free(symbols);
     if (last) {
