@@ -4,19 +4,16 @@ import MapEngine
 import VectorTiles
 
 extension MapAPI {
-    static let vectorTileType = TileFormat.mvt.contentType
-
     /// A base map vector tile: gzipped when the client accepts it (each encoding its own tag, `Vary` says so),
     /// made on the render pool and kept in the tile cache in both encodings.
     func vectorTile(_ tile: TileID, _ request: HTTPRequest) -> HTTPResponse {
         let gzip = request.acceptsGzip
         let key = "mvt/\(tile)" + (gzip ? ".gz" : "")
         let (engine, tiles) = (self.engine, self.tiles)
-        var extra = [("Vary", "Accept-Encoding")]
-        if gzip { extra.append(("Content-Encoding", "gzip")) }
-        let headers = extra
-        var response = conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
-            if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: Self.vectorTileType, body: cached, headers: headers) }
+        let type = TileFormat.mvt.contentType
+        let headers = gzip ? [("Content-Encoding", "gzip")] : []
+        return conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl, vary: "Accept-Encoding") {
+            if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: type, body: cached, headers: headers) }
             return renders.answer {
                 var body = engine.vectorTiles.tile(tile)
                 if gzip {
@@ -24,11 +21,9 @@ extension MapAPI {
                     body = compressed
                 }
                 tiles.store(body, for: key, cost: body.count)
-                return HTTPResponse(status: 200, contentType: Self.vectorTileType, body: body, headers: headers)
+                return HTTPResponse(status: 200, contentType: type, body: body, headers: headers)
             }
         }
-        if response.status == 304 { response.headers.append(("Vary", "Accept-Encoding")) }
-        return response
     }
 }
 

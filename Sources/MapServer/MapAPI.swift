@@ -125,8 +125,10 @@ public final class MapAPI: Sendable {
     }
 
     /// Answers with 304 when the client already has `tag`, else with `make()` tagged.
-    func conditional(_ request: HTTPRequest, tag: String, cacheControl: String, _ make: () throws -> HTTPResponse) rethrows -> HTTPResponse {
-        let headers = [("ETag", tag), ("Cache-Control", cacheControl)]
+    /// `vary` names the request header the answer depends on besides the path (it goes on the 304 too).
+    func conditional(_ request: HTTPRequest, tag: String, cacheControl: String, vary: String? = nil,
+                     _ make: () throws -> HTTPResponse) rethrows -> HTTPResponse {
+        let headers = [("ETag", tag), ("Cache-Control", cacheControl)] + (vary.map { [("Vary", $0)] } ?? [])
         if EntityTag.matches(request.ifNoneMatch, tag) { return HTTPResponse(status: 304, contentType: "application/octet-stream", body: [], headers: headers) }
         var response = try make()
         if let produce = response.deferred {
