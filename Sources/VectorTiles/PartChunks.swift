@@ -57,7 +57,7 @@ extension TileFrame {
         guard meets.contains(true) else { return nil }
         guard let outside = meets.firstIndex(of: false) else {
             guard let (xs, ys) = projected(table, part: part) else { return nil }
-            if xs.allSatisfy({ clipper.minimum...clipper.maximum ~= $0 }) && ys.allSatisfy({ clipper.minimum...clipper.maximum ~= $0 }) {
+            if clipper.contains(xs, ys) {
                 let ring = path.ring(xs, ys)
                 guard !ring.isEmpty, (TilePath.doubleArea(ring) > 0) == (Self.doubleArea(xs, ys) > 0) else { return nil }
                 return .whole(ring)
@@ -88,8 +88,7 @@ extension TileFrame {
 
     /// A ring with no run wholly outside but points outside: started at a point outside, clipped as a line.
     private func pieces(of xs: [Double], _ ys: [Double]) -> RingCut? {
-        let inside = { (i: Int) in self.clipper.minimum...self.clipper.maximum ~= xs[i] && self.clipper.minimum...self.clipper.maximum ~= ys[i] }
-        guard let outside = xs.indices.first(where: { !inside($0) }) else { return nil }
+        guard let outside = xs.indices.first(where: { !clipper.contains(xs[$0], ys[$0]) }) else { return nil }
         let order = Array(xs.indices[outside...]) + Array(xs.indices[..<outside]) + [outside]
         let pieces = clipper.clip(line: order.map { xs[$0] }, order.map { ys[$0] }).map { path.line($0.xs, $0.ys) }.filter { !$0.isEmpty }
         return pieces.isEmpty ? nil : .pieces(pieces)

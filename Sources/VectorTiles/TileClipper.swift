@@ -10,6 +10,13 @@ struct TileClipper {
         maximum = Double(extent + buffer)
     }
 
+    /// Whether a point lies in the square (its edges included).
+    @inline(__always)
+    func contains(_ x: Double, _ y: Double) -> Bool { x >= minimum && x <= maximum && y >= minimum && y <= maximum }
+
+    /// Whether every point of a line or ring lies in the square.
+    func contains(_ xs: [Double], _ ys: [Double]) -> Bool { zip(xs, ys).allSatisfy { contains($0, $1) } }
+
     /// A ring clipped to the square; empty when nothing of it is inside.
     func clip(ring xs: [Double], _ ys: [Double]) -> (xs: [Double], ys: [Double]) {
         var (xs, ys) = (xs, ys)
@@ -83,7 +90,7 @@ struct TileClipper {
     /// Liang–Barsky: the parameters where a segment enters and leaves the square, or nil when it misses it.
     private func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> (Double, Double)? {
         // Whole segments inside, the common case, need no division.
-        if x0 >= minimum, x0 <= maximum, y0 >= minimum, y0 <= maximum, x1 >= minimum, x1 <= maximum, y1 >= minimum, y1 <= maximum { return (0, 1) }
+        if contains(x0, y0), contains(x1, y1) { return (0, 1) }
         // Both ends beyond the same side (most of a long shoreline far from the tile): no division either.
         if (x0 < minimum && x1 < minimum) || (x0 > maximum && x1 > maximum) || (y0 < minimum && y1 < minimum) || (y0 > maximum && y1 > maximum) {
             return nil

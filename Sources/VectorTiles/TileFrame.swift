@@ -39,7 +39,7 @@ struct TileFrame {
     /// A stored ring clipped, simplified and rounded, keeping its orientation; empty when nothing is left.
     func ring(_ table: FeatureTable, part: Int) -> [TilePoint] {
         guard var (xs, ys) = projected(table, part: part) else { return [] }
-        if !isInside(xs, ys) { (xs, ys) = clipper.clip(ring: xs, ys) }
+        if !clipper.contains(xs, ys) { (xs, ys) = clipper.clip(ring: xs, ys) }
         guard xs.count >= 3 else { return [] }
         let ring = path.ring(xs, ys)
         guard !ring.isEmpty, (TilePath.doubleArea(ring) > 0) == (Self.doubleArea(xs, ys) > 0) else { return [] }
@@ -49,7 +49,7 @@ struct TileFrame {
     /// A stored line clipped, simplified and rounded: the pieces left inside.
     func lines(_ table: FeatureTable, part: Int) -> [[TilePoint]] {
         guard let (xs, ys) = projected(table, part: part), xs.count >= 2 else { return [] }
-        let pieces = isInside(xs, ys) ? [(xs, ys)] : clipper.clip(line: xs, ys)
+        let pieces = clipper.contains(xs, ys) ? [(xs, ys)] : clipper.clip(line: xs, ys)
         return pieces.map { path.line($0.xs, $0.ys) }.filter { !$0.isEmpty }
     }
 
@@ -71,11 +71,6 @@ struct TileFrame {
             ys.append(y)
         }
         return (xs, ys)
-    }
-
-    private func isInside(_ xs: [Double], _ ys: [Double]) -> Bool {
-        let (low, high) = (clipper.minimum, clipper.maximum)
-        return xs.allSatisfy { $0 >= low && $0 <= high } && ys.allSatisfy { $0 >= low && $0 <= high }
     }
 
     static func doubleArea(_ xs: [Double], _ ys: [Double]) -> Double {
