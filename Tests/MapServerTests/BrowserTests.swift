@@ -2,25 +2,30 @@ import Foundation
 import ServerTestSupport
 import Testing
 
+/// Runs one of the Selenium scripts in `Tests/browser` with Debian's python3; its exit status and everything it printed.
+private func runBrowserScript(_ name: String, root: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [root.appendingPathComponent("Tests/browser/\(name)").path] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}
+
 @Suite("The web viewer in headless Chromium")
 struct BrowserTests {
     @Test func tapOnJordanOpensHisCardAndLeafletLoadsItsTiles() throws {
         let server = try ServerFixture()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let screenshot = root.appendingPathComponent(".build/viewer-jordan.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         try server.operate("sharing", "jordan", "--ghost", "off")
         let jordanToken = try server.operate("users", "token", "jordan")
-        process.arguments = [root.appendingPathComponent("Tests/browser/viewer_test.py").path, server.base.absoluteString, screenshot.path,
-                             server.token, jordanToken]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try runBrowserScript("viewer_test.py", root: root, [server.base.absoluteString, screenshot.path, server.token, jordanToken])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("card names Jordan Lee") && text.contains("a move redrew the open viewer"))
         #expect(FileManager.default.fileExists(atPath: screenshot.path), "the screenshot is saved")
     }
@@ -35,17 +40,9 @@ struct MapLibreBrowserTests {
         let raster = server.root.appendingPathComponent(".build/maplibre-raster.png")
         let screenshot = server.root.appendingPathComponent(".build/maplibre-williamsburg.png")
         _ = try server.operate("render", "--layers", "base", "--scale", "1", "--out", raster.path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [server.root.appendingPathComponent("Tests/browser/maplibre_test.py").path, server.base.absoluteString, raster.path,
-                             screenshot.path, server.token]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try runBrowserScript("maplibre_test.py", root: server.root,
+                                                  [server.base.absoluteString, raster.path, screenshot.path, server.token])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("sampled water/land/park points agree") && text.contains("friends and groups shown"), "\(text)")
     }
 }
