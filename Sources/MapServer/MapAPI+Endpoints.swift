@@ -95,8 +95,8 @@ struct TileJSON: Encodable {
     let name = "snapmap"
     let tiles: [String]
     let heat: [String]
-    let minzoom = 10
-    let maxzoom = 20
+    let minzoom = MapEngine.offeredTileZooms.lowerBound
+    let maxzoom = MapEngine.offeredTileZooms.upperBound
     let bounds: [Double]
     let center: [Double]
     let attribution = MBTilesFile.attribution

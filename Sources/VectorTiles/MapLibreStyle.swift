@@ -15,12 +15,15 @@ public enum MapLibreStyle {
     public struct Sources: Sendable {
         public let vectorTileJSON: String
         public let heatTiles: String
+        /// The zooms the glow tiles are offered at (their TileJSON's), in the raster style's zoom.
+        public let heatZooms: ClosedRange<Int>
         /// `…/{fontstack}/{range}.pbf`; without it the style has no text layers.
         public let glyphs: String?
 
-        public init(vectorTileJSON: String, heatTiles: String, glyphs: String?) {
+        public init(vectorTileJSON: String, heatTiles: String, heatZooms: ClosedRange<Int>, glyphs: String?) {
             self.vectorTileJSON = vectorTileJSON
             self.heatTiles = heatTiles
+            self.heatZooms = heatZooms
             self.glyphs = glyphs
         }
     }
@@ -35,17 +38,19 @@ public enum MapLibreStyle {
             "zoom": glZoom(zoom),
             "sources": [
                 "snapmap": ["type": "vector", "url": sources.vectorTileJSON],
-                "heat": ["type": "raster", "tiles": [sources.heatTiles], "tileSize": 256, "minzoom": 10, "maxzoom": 20],
+                "heat": ["type": "raster", "tiles": [sources.heatTiles], "tileSize": 256,
+                         "minzoom": sources.heatZooms.lowerBound, "maxzoom": sources.heatZooms.upperBound],
                 "friends": ["type": "geojson", "data": ["type": "FeatureCollection", "features": [Any]()]],
             ],
-            "layers": layers(style, friends: friends, text: sources.glyphs != nil),
+            "layers": layers(style, friends: friends, sources: sources),
         ]
         if let glyphs = sources.glyphs { document["glyphs"] = glyphs }
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return [UInt8](data)
     }
 
-    static func layers(_ style: MapStyle, friends: FriendMarkerLook, text: Bool) -> [[String: Any]] {
+    static func layers(_ style: MapStyle, friends: FriendMarkerLook, sources: Sources) -> [[String: Any]] {
+        let text = sources.glyphs != nil
         var layers: [[String: Any]] = [
             ["id": "background", "type": "background", "paint": ["background-color": css(style.water)]],
             fill("water", color: style.water, minZoom: nil),
@@ -61,7 +66,7 @@ public enum MapLibreStyle {
             let look = style.street(street)
             layers.append(line("streets-\(street.rawValue)", street, minZoom: look.minZoom, color: look.color, width: stops(look.width)))
         }
-        layers.append(["id": "heat", "type": "raster", "source": "heat", "minzoom": 10 - zoomOffset, "paint": ["raster-fade-duration": 0]])
+        layers.append(["id": "heat", "type": "raster", "source": "heat", "minzoom": glZoom(Double(sources.heatZooms.lowerBound)), "paint": ["raster-fade-duration": 0]])
         if text { layers += MapLibreLabels.layers(style) }
         layers += MapLibreLabels.friendLayers(friends, text: text)
         return layers
