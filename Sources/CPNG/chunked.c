@@ -19,6 +19,7 @@ typedef struct {
     uLong adler;
     uLong raw_length;
     int status;
+    cpng_band_parse *kept;   /* where the fast strategy leaves the filtered bytes and parse, or NULL */
 } band_job;
 
 static void filter_row(const uint8_t *row, const uint8_t *previous, size_t length, int channels, int filter, uint8_t *out) {
@@ -49,8 +50,20 @@ static void compress_band_fast(band_job *job) {
     }
     job->adler = adler32(adler32(0L, Z_NULL, 0), filtered, (uInt)length);
     job->raw_length = length;
-    job->output_length = cpng_fast_deflate(filtered, length, (size_t)job->channels, job->last, job->output, capacity);
+    cpng_symbol *symbols = (cpng_symbol *)malloc(sizeof(cpng_symbol) * (length > 0 ? length : 1));
+    if (!symbols) {
+        free(filtered);
+        return;
+    }
+    size_t count = cpng_parse(filtered, length, (size_t)job->channels, symbols);
+    job->output_length = cpng_emit(symbols, count, job->last, job->output, capacity);
     job->status = job->output_length > 0 ? 0 : -1;
+    if (job->kept && job->status == 0) {
+        cpng_symbol *fitted = (cpng_symbol *)realloc(symbols, sizeof(cpng_symbol) * (count > 0 ? count : 1));
+        *job->kept = (cpng_band_parse){filtered, length, fitted ? fitted : symbols, count};
+        return;
+    }
+    free(symbols);
     free(filtered);
 }
 
@@ -118,7 +131,7 @@ int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, 
     for (int i = 0; i < chunks; i++) {
         uint32_t first = (uint32_t)((uint64_t)height * i / chunks), end = (uint32_t)((uint64_t)height * (i + 1) / chunks);
         jobs[i] = (band_job){pixels + first * row_bytes, first > 0 ? pixels + (first - 1) * row_bytes : NULL, width, end - first,
-                             channels, level, filter, strategy, i == chunks - 1, NULL, 0, 0, 0, -1};
+                             channels, level, filter, strategy, i == chunks - 1, NULL, 0, 0, 0, -1, NULL};
     }
     for (int start = 0; start < chunks; start += threads) {
         int end = start + threads < chunks ? start + threads : chunks;
@@ -146,8 +159,9 @@ int cpng_encode_chunked(const uint8_t *pixels, uint32_t width, uint32_t height, 
 }
 
 int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t width, uint32_t count, int channels, int level,
-                       int filter, int strategy, int last, cpng_band *out) {
-    band_job job = {rows, previous, width, count, channels, level, filter, strategy, last, NULL, 0, 0, 0, -1};
+                       int filter, int strategy, int last, cpng_band *out, cpng_band_parse *kept) {
+    if (kept && strategy != CPNG_STRATEGY_FAST) return -1;
+    band_job job = {rows, previous, width, count, channels, level, filter, strategy, last, NULL, 0, 0, 0, -1, kept};
     compress_band(&job);
     if (job.status != 0) {
         free(job.output);
@@ -155,6 +169,12 @@ int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t wi
     }
     *out = (cpng_band){job.output, job.output_length, job.adler, job.raw_length};
     return 0;
+}
+
+void cpng_band_parse_free(cpng_band_parse *kept) {
+    free(kept->filtered);
+    free(kept->symbols);
+    *kept = (cpng_band_parse){NULL, 0, NULL, 0};
 }
 
 void cpng_band_free(cpng_band *band) {

@@ -1,13 +1,15 @@
-/* A deflate encoder for filtered map rows (RFC 1951), faster than zlib's run-length strategy: matches only at
-   distance 1 (runs of a byte) and at the pixel's distance (a pixel repeated), found a word at a time; each
-   block's Huffman codes are built from its own symbol counts, limited to 15 bits. The output is deterministic. */
+/* A deflate encoder for filtered map rows (RFC 1951), faster than zlib's run-length strategy: the rows are parsed
+   into symbols (fastdeflate.h), then each block of symbols is written with Huffman codes built from its own symbol
+   counts, limited to 15 bits. The output is deterministic. */
 #include "fastdeflate.h"
 #include "huffman.h"
 #include <stdlib.h>
 #include <string.h>
 
-enum { LITLEN = 286, DISTANCES = 30, CODELENGTHS = 19, MAX_BITS = 15, MAX_CODELENGTH_BITS = 7, MIN_MATCH = 3,
-       MAX_MATCH = 258, BLOCK_SYMBOLS = 1 << 16 };
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the bit writer stores its buffer as little-endian words, as deflate orders bits");
+
+enum { LITLEN = 286, DISTANCES = 30, CODELENGTHS = 19, MAX_BITS = 15, MAX_CODELENGTH_BITS = 7, MIN_MATCH = CPNG_MIN_MATCH,
+       MAX_MATCH = CPNG_MAX_MATCH, BLOCK_SYMBOLS = 1 << 16 };
 
 static const uint16_t length_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99,
                                          115, 131, 163, 195, 227, 258};
@@ -72,29 +74,71 @@ static int distance_code(int distance) {
     return code;
 }
 
-/* A parsed symbol: a literal byte (length 0), or a match of `length` at `distance`. */
-typedef struct {
-    uint16_t length;
-    uint16_t value;
-} symbol;
-
-static size_t common_length(const uint8_t *a, const uint8_t *b, size_t limit) {
-    size_t n = 0;
-    while (n + 8 <= limit) {
-        uint64_t x, y;
-        memcpy(&x, a + n, 8);
-        memcpy(&y, b + n, 8);
-        if (x != y) return n + (size_t)(__builtin_ctzll(x ^ y) >> 3);
-        n += 8;
+/* Writes the symbols with the block's codes. The bits are held in registers (the output bytes could alias a
+   writer in memory) and whole bytes stored after each symbol: one symbol is at most 15 + 5 + 15 + 13 bits, so the
+   64-bit buffer, never holding more than 7 bits between symbols, cannot overflow. */
+static void write_symbols(bit_writer *w, const cpng_symbol *symbols, size_t count, const uint16_t *litlen_codes,
+                          const uint8_t *litlen_lengths, const uint16_t *distance_codes, const uint8_t *distance_lengths,
+                          const uint8_t *length_code) {
+    flush_bytes(w);
+    /* Each match length's code and extra bits as one value. */
+    uint32_t length_bits[MAX_MATCH + 1];
+    uint8_t length_size[MAX_MATCH + 1];
+    for (int length = MIN_MATCH; length <= MAX_MATCH; length++) {
+        int code = length_code[length];
+        length_bits[length] = litlen_codes[257 + code] | (uint32_t)(length - length_base[code]) << litlen_lengths[257 + code];
+        length_size[length] = (uint8_t)(litlen_lengths[257 + code] + length_extra[code]);
     }
-    while (n < limit && a[n] == b[n]) n++;
-    return n;
+    uint64_t bits = w->bits;
+    int held = w->count;
+    uint8_t *out = w->out + w->length;
+    /* Eight bytes are stored at a time: stop short of the end and let the careful path finish. */
+    const uint8_t *end = w->capacity >= 8 ? w->out + w->capacity - 8 : w->out;
+    int last_distance = -1;
+    uint32_t distance_bits = 0;
+    int distance_size = 0;
+    size_t i = 0;
+    for (; i < count && out <= end; i++) {
+        cpng_symbol symbol = symbols[i];
+        if (symbol.length == 0) {
+            bits |= (uint64_t)litlen_codes[symbol.value] << held;
+            held += litlen_lengths[symbol.value];
+        } else {
+            if (symbol.value != last_distance) {
+                last_distance = symbol.value;
+                int code = distance_code(last_distance);
+                distance_bits = distance_codes[code] | (uint32_t)(last_distance - distance_base[code]) << distance_lengths[code];
+                distance_size = distance_lengths[code] + distance_extra[code];
+            }
+            bits |= (uint64_t)length_bits[symbol.length] << held;
+            held += length_size[symbol.length];
+            bits |= (uint64_t)distance_bits << held;
+            held += distance_size;
+        }
+        uint64_t little = bits;
+        memcpy(out, &little, 8);
+        out += held >> 3;
+        bits >>= held & ~7;
+        held &= 7;
+    }
+    w->bits = bits;
+    w->count = held;
+    w->length = (size_t)(out - w->out);
+    for (; i < count; i++) {
+        if (symbols[i].length == 0) {
+            put_bits(w, litlen_codes[symbols[i].value], litlen_lengths[symbols[i].value]);
+        } else {
+            put_bits(w, length_bits[symbols[i].length], length_size[symbols[i].length]);
+            int code = distance_code(symbols[i].value);
+            put_bits(w, distance_codes[code], distance_lengths[code]);
+            put_bits(w, (uint32_t)(symbols[i].value - distance_base[code]), distance_extra[code]);
+        }
+    }
 }
 
 /* A dynamic-Huffman block of the symbols, whose counts the parser kept (`litlen_frequency`, `distance_frequency`). */
-static void write_block(bit_writer *w, const symbol *symbols, size_t count, uint32_t *litlen_frequency, uint32_t *distance_frequency,
+static void write_block(bit_writer *w, const cpng_symbol *symbols, size_t count, uint32_t *litlen_frequency, uint32_t *distance_frequency,
                         const uint8_t *length_code, int final) {
-    int last_distance = -1, last_code = 0;
     litlen_frequency[256] = 1;
     /* Two distance codes at least, so that every decoder takes the code as complete. */
     int distances_used = 0;
@@ -162,64 +206,45 @@ static void write_block(bit_writer *w, const symbol *symbols, size_t count, uint
         if (runs[r] == 17) put_bits(w, extras[r], 3);
         if (runs[r] == 18) put_bits(w, extras[r], 7);
     }
-    for (size_t i = 0; i < count; i++) {
-        if (symbols[i].length == 0) {
-            put_bits(w, litlen_codes[symbols[i].value], litlen_lengths[symbols[i].value]);
-            continue;
-        }
-        if (symbols[i].value != last_distance) {
-            last_distance = symbols[i].value;
-            last_code = distance_code(last_distance);
-        }
-        int lc = length_code[symbols[i].length], dc = last_code;
-        put_bits(w, litlen_codes[257 + lc], litlen_lengths[257 + lc]);
-        if (length_extra[lc]) put_bits(w, (uint32_t)(symbols[i].length - length_base[lc]), length_extra[lc]);
-        put_bits(w, distance_codes[dc], distance_lengths[dc]);
-        if (distance_extra[dc]) put_bits(w, (uint32_t)(symbols[i].value - distance_base[dc]), distance_extra[dc]);
-    }
+    write_symbols(w, symbols, count, litlen_codes, litlen_lengths, distance_codes, distance_lengths, length_code);
     put_bits(w, litlen_codes[256], litlen_lengths[256]);
 }
 
 size_t cpng_fast_deflate_bound(size_t length) { return length + length / 2 + 1024 * (length / BLOCK_SYMBOLS + 2); }
 
-size_t cpng_fast_deflate(const uint8_t *data, size_t length, size_t pixel, int last, uint8_t *out, size_t capacity) {
+size_t cpng_parse(const uint8_t *data, size_t length, size_t pixel, cpng_symbol *symbols) {
+    size_t count = 0;
+    for (size_t position = 0; position < length; count++) {
+        symbols[count] = cpng_parse_at(data, length, pixel, position);
+        position += cpng_symbol_span(symbols[count]);
+    }
+    return count;
+}
+
+size_t cpng_emit(const cpng_symbol *symbols, size_t count, int last, uint8_t *out, size_t capacity) {
     bit_writer w = {out, capacity, 0, 0, 0, 0};
-    symbol *symbols = (symbol *)malloc(sizeof(symbol) * BLOCK_SYMBOLS);
-    if (!symbols) return 0;
     uint8_t length_code[MAX_MATCH + 1];
     length_codes(length_code);
-    const int run_code = distance_code(1), repeat_code = distance_code((int)pixel);
-    size_t position = 0;
+    size_t start = 0;
     do {
-        size_t count = 0;
+        size_t end = count - start > BLOCK_SYMBOLS ? start + BLOCK_SYMBOLS : count;
         uint32_t litlen_frequency[LITLEN] = {0}, distance_frequency[DISTANCES] = {0};
-        while (position < length && count < BLOCK_SYMBOLS) {
-            size_t limit = length - position < MAX_MATCH ? length - position : MAX_MATCH;
-            const uint8_t *here = data + position;
-            /* Most literals fail the first byte of both matches: test it before measuring either. */
-            size_t run = limit >= MIN_MATCH && position >= 1 && here[0] == here[-1] && here[1] == here[0] && here[2] == here[0]
-                ? common_length(here, here - 1, limit) : 0;
-            size_t repeat = limit >= MIN_MATCH && position >= pixel && pixel > 1 && here[0] == here[-(ptrdiff_t)pixel]
-                ? common_length(here, here - pixel, limit) : 0;
-            if (run >= MIN_MATCH && run >= repeat) {
-                symbols[count++] = (symbol){(uint16_t)run, 1};
-                litlen_frequency[257 + length_code[run]]++;
-                distance_frequency[run_code]++;
-                position += run;
-            } else if (repeat >= MIN_MATCH) {
-                symbols[count++] = (symbol){(uint16_t)repeat, (uint16_t)pixel};
-                litlen_frequency[257 + length_code[repeat]]++;
-                distance_frequency[repeat_code]++;
-                position += repeat;
-            } else {
-                symbols[count++] = (symbol){0, here[0]};
-                litlen_frequency[here[0]]++;
-                position++;
+        int last_distance = -1, last_code = 0;
+        for (size_t i = start; i < end; i++) {
+            if (symbols[i].length == 0) {
+                litlen_frequency[symbols[i].value]++;
+                continue;
             }
+            if (symbols[i].value != last_distance) {
+                last_distance = symbols[i].value;
+                last_code = distance_code(last_distance);
+            }
+            litlen_frequency[257 + length_code[symbols[i].length]]++;
+            distance_frequency[last_code]++;
         }
-        write_block(&w, symbols, count, litlen_frequency, distance_frequency, length_code, last && position >= length);
-    } while (position < length);
-    free(symbols);
+        write_block(&w, symbols + start, end - start, litlen_frequency, distance_frequency, length_code, last && end == count);
+        start = end;
+    } while (start < count);
     if (last) {
         align_to_byte(&w);
     } else {
@@ -231,4 +256,12 @@ size_t cpng_fast_deflate(const uint8_t *data, size_t length, size_t pixel, int l
         flush_bytes(&w);
     }
     return w.overflow ? 0 : w.length;
+}
+
+size_t cpng_fast_deflate(const uint8_t *data, size_t length, size_t pixel, int last, uint8_t *out, size_t capacity) {
+    cpng_symbol *symbols = (cpng_symbol *)malloc(sizeof(cpng_symbol) * (length > 0 ? length : 1));
+    if (!symbols) return 0;
+    size_t written = cpng_emit(symbols, cpng_parse(data, length, pixel, symbols), last, out, capacity);
+    free(symbols);
+    return written;
 }

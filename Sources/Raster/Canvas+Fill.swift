@@ -25,6 +25,7 @@ extension Canvas {
         let width = width
         storage.withUnsafeMutableBufferPointer { pixels in
             accumulator.sweep(rule: rule) { row, columns, uniform in
+                touched.mark(row: row, columns: columns)
                 let coverage = accumulator.coverage
                 let rowBase = row * width
                 let frameRow = Double(row + originY)
@@ -125,6 +126,7 @@ extension Canvas {
         let columns = max(0, x)..<min(width, x + image.width)
         let rows = max(0, y)..<min(height, y + image.height)
         let canvasWidth = width
+        touched.mark(rows: rows, columns: columns)
         storage.withUnsafeMutableBufferPointer { pixels in
             for row in rows {
                 for column in columns {
@@ -148,6 +150,7 @@ extension Canvas {
         }
         let colors = palette.map(\.premultiplied16)
         let (columns, rows, canvasWidth) = (min(width, layerWidth), min(height, layerHeight), width)
+        touched.mark(rows: 0..<rows, columns: 0..<columns)
         storage.withUnsafeMutableBufferPointer { pixels in
             for row in 0..<rows {
                 for column in 0..<columns {

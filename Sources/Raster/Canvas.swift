@@ -18,6 +18,11 @@ public final class Canvas {
     /// Premultiplied R, G, B, A per pixel, 0…65535, row-major.
     var storage: [UInt16]
     private var accumulatorStorage: CoverageAccumulator?
+    /// The columns of each row drawn since the canvas was copied (only counted for a canvas made anew).
+    var touched: TouchedColumns
+    /// The canvas this one was copied from, and how many spans had been drawn on that one then.
+    private weak var copySource: Canvas?
+    private var copySourceMarks = 0
 
     /// A canvas filled with `background` (rows `originY ..< originY + height` of a frame); refuses sizes
     /// beyond the limits, naming them.
@@ -28,6 +33,7 @@ public final class Canvas {
         self.width = width
         self.height = height
         self.originY = originY
+        touched = TouchedColumns(height: height, tracking: false)
         let p = background.premultiplied16
         var pixel = [UInt16(p.r), UInt16(p.g), UInt16(p.b), UInt16(p.a)]
         if p == .clear {
@@ -59,7 +65,64 @@ public final class Canvas {
 
     /// A new canvas with the same pixels (to draw over a shared layer without touching it).
     public func copy() throws(RasterError) -> Canvas {
-        try Canvas(width: width, height: height, originY: originY, storage: storage)
+        let copy = try Canvas(width: width, height: height, originY: originY, storage: storage)
+        copy.copySource = self
+        copy.copySourceMarks = touched.marks
+        return copy
+    }
+
+    /// Whether this canvas is a copy of `source` made when `source` looked as it does now, so that the two can
+    /// differ only where `touched` says this one was drawn on.
+    public func isCopy(of source: Canvas) -> Bool {
+        copySource === source && source.touched.marks == copySourceMarks
+    }
+
+    /// Makes this canvas a copy of `source` (of the same size) again, in place and in memory already in use: when
+    /// it is a copy of `source` as that is now, only the spans drawn since are copied back, otherwise every pixel.
+    public func reset(to source: Canvas) throws(RasterError) {
+        guard source.width == width, source.height == height else {
+            throw .invalid(field: "source", reason: "is \(source.width)×\(source.height), not \(width)×\(height)")
+        }
+        let (partial, width, touched) = (isCopy(of: source), width, touched)
+        storage.withUnsafeMutableBufferPointer { target in
+            source.storage.withUnsafeBufferPointer { from in
+                guard partial else {
+                    target.baseAddress!.update(from: from.baseAddress!, count: from.count)
+                    return
+                }
+                for row in 0..<height where touched.isTouched(row) {
+                    for columns in touched.columns(of: row) {
+                        let start = (row * width + columns.lowerBound) * 4
+                        (target.baseAddress! + start).update(from: from.baseAddress! + start, count: columns.count * 4)
+                    }
+                }
+            }
+        }
+        self.touched = TouchedColumns(height: height, tracking: true)
+        originY = source.originY
+        copySource = source
+        copySourceMarks = source.touched.marks
+    }
+
+    /// Copies the whole pixels of `rect` (in frame coordinates, clipped to the canvas) from `source`, a canvas of
+    /// the same frame rows, as they are there.
+    public func copyPixels(from source: Canvas, in rect: Rect) throws(RasterError) {
+        guard source.width == width, source.height == height, source.originY == originY else {
+            throw .invalid(field: "source", reason: "is not a canvas of the same rows")
+        }
+        let columns = max(0, Int(rect.minX.rounded(.down)))..<max(0, min(width, Int(rect.maxX.rounded(.up))))
+        let rows = max(0, Int(rect.minY.rounded(.down)) - originY)..<max(0, min(height, Int(rect.maxY.rounded(.up)) - originY))
+        guard !columns.isEmpty, !rows.isEmpty else { return }
+        touched.mark(rows: rows, columns: columns)
+        let width = width
+        storage.withUnsafeMutableBufferPointer { target in
+            source.storage.withUnsafeBufferPointer { from in
+                for row in rows {
+                    let start = (row * width + columns.lowerBound) * 4
+                    (target.baseAddress! + start).update(from: from.baseAddress! + start, count: columns.count * 4)
+                }
+            }
+        }
     }
 
     private init(width: Int, height: Int, originY: Int, storage: [UInt16]) throws(RasterError) {
@@ -67,6 +130,7 @@ public final class Canvas {
         self.height = height
         self.originY = originY
         self.storage = storage
+        touched = TouchedColumns(height: height, tracking: true)
     }
 
     /// The accumulation grid for fills, made on first use and reused.

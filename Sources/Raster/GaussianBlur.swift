@@ -72,6 +72,7 @@ extension Canvas {
         if sigma > 0 { GaussianBlur.blur(&mask, width: maskWidth, height: maskHeight, kernel: GaussianBlur.kernel(sigma: sigma)) }
         let source = color.premultiplied16
         let canvasWidth = width
+        touched.mark(rows: y0..<y1, columns: x0..<x1)
         storage.withUnsafeMutableBufferPointer { pixels in
             for row in 0..<maskHeight {
                 for column in 0..<maskWidth {

@@ -1,14 +1,26 @@
 import CPNG
 import Foundation
 
-/// A banded PNG encoding kept for reuse: each band's compressed bytes, so that an image that differs from the
-/// encoded one in a few rows (a shared layer with one viewer's pins over it) recompresses only the bands those
-/// rows touch. The result is byte for byte what `PNGCodec.encode` makes of the new image.
+/// A banded PNG encoding kept for reuse: each band's compressed bytes (and, from snapmap's own encoder, its filtered
+/// bytes and parse), so that an image that differs from the encoded one in a few places (a shared layer with one
+/// viewer's pins over it) recompresses only the bands those places touch, and in them redoes only the filtering and
+/// parsing near the changed columns. The result is byte for byte what `PNGCodec.encode` makes of the new image.
 public final class PNGBands: @unchecked Sendable {
     struct Band {
         let data: [UInt8]
         let adler: UInt
         let rawLength: UInt
+        var kept: KeptParse?
+    }
+
+    /// A band's filtered bytes and parse, owned here and freed with the band.
+    final class KeptParse: @unchecked Sendable {
+        let parse = UnsafeMutablePointer<cpng_band_parse>.allocate(capacity: 1)
+        init() { parse.initialize(to: cpng_band_parse()) }
+        deinit {
+            cpng_band_parse_free(parse)
+            parse.deallocate()
+        }
     }
 
     public let width: Int
@@ -25,11 +37,13 @@ public final class PNGBands: @unchecked Sendable {
         let count = PNGCodec.bandCount(height: canvas.height, options: options)
         let rowBytes = canvas.width * channels
         let filter = try Self.filterType(options)
+        let keep = options.strategy == .fast && channels == 3
         let results = ConcurrentBands.map(count) { index -> Band? in
             let (first, end) = Self.rows(of: index, count: count, height: canvas.height)
             return pixels.withUnsafeBufferPointer { source in
                 Self.compress(source.baseAddress! + first * rowBytes, previous: first > 0 ? source.baseAddress! + (first - 1) * rowBytes : nil,
-                              width: canvas.width, rows: end - first, channels: channels, filter: filter, options: options, last: index == count - 1)
+                              width: canvas.width, rows: end - first, channels: channels, filter: filter, options: options, last: index == count - 1,
+                              keep: keep)
             }
         }
         guard results.allSatisfy({ $0 != nil }) else { throw .png("deflate failed") }
@@ -48,6 +62,10 @@ public final class PNGBands: @unchecked Sendable {
     /// The PNG of `canvas`, which is `base` (the canvas these bands encode) with some rows changed: unchanged
     /// bands are reused, changed ones recompressed. A canvas that cannot share the bands is encoded whole.
     public func png(of canvas: Canvas, over base: Canvas) throws(RasterError) -> [UInt8] {
+        if canvas.isCopy(of: base), canvas.width == width, canvas.height == height,
+           bands.allSatisfy({ $0.kept != nil }), let png = try spliced(canvas) {
+            return png
+        }
         let opaque = canvas.isOpaque
         guard canvas.width == width, canvas.height == height, base.width == width, base.height == height, (opaque ? 3 : 4) == channels else {
             return try PNGCodec.encode(canvas, options: options)
@@ -80,13 +98,61 @@ public final class PNGBands: @unchecked Sendable {
         return type
     }
 
+    /// The PNG of `canvas`, a copy of the encoded canvas changed only where it was drawn on since: bands nothing was
+    /// drawn in are reused, the others spliced; nil when a pixel drawn is not opaque (the PNG then needs alpha).
+    private func spliced(_ canvas: Canvas) throws(RasterError) -> [UInt8]? {
+        let count = bands.count
+        let filter = try Self.filterType(options)
+        let results = ConcurrentBands.map(count) { index -> Result<Band, SpliceFailure> in
+            let (first, end) = Self.rows(of: index, count: count, height: height)
+            // The changed columns of the row above the band (which its first row is filtered against), then its rows'.
+            let perRow = TouchedColumns.spansPerRow
+            var changed = [Int32](repeating: 0, count: 2 * perRow * (end - first + 1))
+            var any = false
+            for row in max(0, first - 1)..<end where canvas.touched.isTouched(row) {
+                for (slot, columns) in canvas.touched.columns(of: row).enumerated() {
+                    let at = 2 * (perRow * (row - first + 1) + slot)
+                    (changed[at], changed[at + 1]) = (Int32(columns.lowerBound), Int32(columns.upperBound))
+                }
+                any = true
+            }
+            guard any, let kept = bands[index].kept else { return .success(bands[index]) }
+            return canvas.storage.withUnsafeBufferPointer { pixels in
+                let rows = pixels.baseAddress! + first * width * 4
+                var base = cpng_band(data: nil, length: 0, adler: bands[index].adler, raw_length: bands[index].rawLength)
+                var band = cpng_band()
+                let status = cpng_splice_band(&base, kept.parse, rows, first > 0 ? rows - width * 4 : nil, UInt32(width), UInt32(end - first), filter,
+                                              index == count - 1 ? 1 : 0, changed, Int32(perRow), &band)
+                guard status == 0, let data = band.data else { return .failure(status == CPNG_NOT_OPAQUE ? .notOpaque : .deflate) }
+                defer { cpng_band_free(&band) }
+                return .success(Band(data: Array(UnsafeBufferPointer(start: data, count: band.length)), adler: band.adler, rawLength: band.raw_length))
+            }
+        }
+        var spliced: [Band] = []
+        for result in results {
+            switch result {
+            case .success(let band): spliced.append(band)
+            case .failure(.notOpaque): return nil
+            case .failure(.deflate): throw .png("deflate failed")
+            }
+        }
+        return try Self.assemble(width: width, height: height, channels: channels, bands: spliced)
+    }
+
+    /// Why a band could not be spliced.
+    enum SpliceFailure: Error {
+        case notOpaque, deflate
+    }
+
     static func compress(_ rows: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>?, width: Int, rows count: Int, channels: Int,
-                         filter: Int32, options: PNGCodec.Options, last: Bool) -> Band? {
+                         filter: Int32, options: PNGCodec.Options, last: Bool, keep: Bool = false) -> Band? {
         var band = cpng_band()
+        let kept = keep ? KeptParse() : nil
         guard cpng_compress_band(rows, previous, UInt32(width), UInt32(count), Int32(channels), Int32(options.level), filter,
-                                 options.strategy.rawValue, last ? 1 : 0, &band) == 0, let data = band.data else { return nil }
+                                 options.strategy.rawValue, last ? 1 : 0, &band, kept?.parse) == 0,
+              let data = band.data else { return nil }
         defer { cpng_band_free(&band) }
-        return Band(data: Array(UnsafeBufferPointer(start: data, count: band.length)), adler: band.adler, rawLength: band.raw_length)
+        return Band(data: Array(UnsafeBufferPointer(start: data, count: band.length)), adler: band.adler, rawLength: band.raw_length, kept: kept)
     }
 
     static func assemble(width: Int, height: Int, channels: Int, bands: [Band]) throws(RasterError) -> [UInt8] {

@@ -71,6 +71,7 @@ extension Canvas {
         let canvasWidth = width
         let rows = max(0, -y0)..<min(maskHeight, height - y0)
         let columns = max(0, -x0)..<min(maskWidth, width - x0)
+        touched.mark(rows: (rows.lowerBound + y0)..<(rows.upperBound + y0), columns: (columns.lowerBound + x0)..<(columns.upperBound + x0))
         storage.withUnsafeMutableBufferPointer { pixels in
             mask.amounts.withUnsafeBufferPointer { amounts in
                 for row in rows {

@@ -47,6 +47,8 @@ extension Canvas {
                 let bitmap = layout.font.bitmap(glyph: glyph.id, size: layout.size, phase: phase)
                 let left = Int(start.x) + whole + bitmap.left
                 let top = Int(start.y) + Int(glyph.y.rounded()) - bitmap.top - originY
+                let (from, to) = (max(0, left), min(canvasWidth, left + bitmap.width))
+                if from < to { touched.mark(rows: top..<(top + bitmap.height), columns: from..<to) }
                 for row in 0..<bitmap.height {
                     let y = top + row
                     guard y >= 0, y < canvasHeight else { continue }

@@ -37,11 +37,34 @@ typedef struct {
     unsigned long raw_length;
 } cpng_band;
 
+/* What a band's fast encoding keeps for cpng_splice_band: its filtered bytes and the symbols the encoder parsed
+   them into (opaque here). Free it with cpng_band_parse_free. */
+typedef struct {
+    uint8_t *filtered;
+    size_t filtered_length;
+    void *symbols;
+    size_t symbol_count;
+} cpng_band_parse;
+
 /* Compresses `count` rows starting at `rows` as one band (filter as cpng_encode_chunked, `previous` the row
    above the band or NULL for the image's first row; `last` for the image's last band). The same rows always
-   give the same band. Free it with cpng_band_free. Returns 0, or -1. */
+   give the same band. With `kept` (the fast strategy only), the band's filtered bytes and parse are kept there.
+   Free the band with cpng_band_free. Returns 0, or -1. */
 int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t width, uint32_t count, int channels, int level,
-                       int filter, int strategy, int last, cpng_band *out);
+                       int filter, int strategy, int last, cpng_band *out, cpng_band_parse *kept);
+
+/* The band cpng_compress_band (fast strategy, 3 channels) makes of rows that differ from those of `base` (kept in
+   `kept`) only in some columns: the new rows are premultiplied 16-bit RGBA, opaque, `rows16` the band's first
+   and `previous16` the row above (NULL for the image's first row). `changed` holds `spans_per_row` (at most
+   CPNG_MAX_SPANS_PER_ROW) [from, to) column pairs for the row above the band and then for each of the band's rows,
+   in order, unused pairs (0, 0) at the end; every changed pixel must lie inside them. Only the changed bytes are filtered again and only the parse near them is redone.
+   Returns 0, CPNG_NOT_OPAQUE when a changed pixel is not opaque (the image needs an alpha channel), or -1. */
+#define CPNG_NOT_OPAQUE (-2)
+#define CPNG_MAX_SPANS_PER_ROW 8
+int cpng_splice_band(const cpng_band *base, const cpng_band_parse *kept, const uint16_t *rows16, const uint16_t *previous16,
+                     uint32_t width, uint32_t count, int filter, int last, const int32_t *changed, int spans_per_row, cpng_band *out);
+
+void cpng_band_parse_free(cpng_band_parse *kept);
 
 void cpng_band_free(cpng_band *band);
 
