@@ -26,6 +26,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "GeoCore", dependencies: ["CProj"]),
         .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
@@ -38,7 +39,7 @@ let package = Package(
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "RedisStore", dependencies: ["LiveMap", "GeoCore", "CHiredis"]),
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "LiveMap", "SQLiteKit", "VectorTiles"]),
-        .target(name: "MapServer", dependencies: ["MapEngine", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
+        .target(name: "MapServer", dependencies: ["MapEngine", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD", "CMalloc"]),
         .executableTarget(name: "snapmap", dependencies: ["MapEngine", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
         .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
