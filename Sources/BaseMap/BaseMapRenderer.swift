@@ -103,8 +103,25 @@ public final class BaseMapRenderer: Sendable {
 
     /// The boxes of the place names a frame shows, clear of `avoiding` (in frame pixels, in placement order).
     public func shownPlaceNames(_ names: [PlaceName], of frame: MapView, avoiding: [Rect]) -> [Rect] {
+        namePlacements(names, of: frame, avoiding: avoiding).map { names[$0.name].outline($0.option).box }
+    }
+
+    /// Where the place names a frame shows go, clear of `avoiding` (in frame pixels), in placement order.
+    public func namePlacements(_ names: [PlaceName], of frame: MapView, avoiding: [Rect]) -> [NamePlacement] {
         guard let places = style.places else { return [] }
-        return PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).positions(names, avoiding: avoiding).map(\.outline.box)
+        return PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).placements(names, avoiding: avoiding)
+    }
+
+    /// Draws place names where `placements` put them, in order, onto a canvas of the frame (or a band of it).
+    public func drawPlaceNames(_ names: [PlaceName], placements: [NamePlacement], of frame: MapView, into canvas: Canvas) {
+        guard let places = style.places else { return }
+        PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).draw(names, placements: placements, into: canvas)
+    }
+
+    /// Whole frame pixels holding all that `drawPlaceNames` paints for one placement.
+    public func inkBounds(of placement: NamePlacement, in names: [PlaceName], of frame: MapView) -> Rect? {
+        guard let places = style.places else { return nil }
+        return PlaceLabeler(store: store, places: places, font: labelFont, view: frame, labelArea: nil).inkBounds(of: placement, in: names)
     }
 
     /// Draws a frame's place names onto a canvas of it (or a band of it, by its `originY`), leaving out those

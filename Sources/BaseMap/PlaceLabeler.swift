@@ -12,6 +12,16 @@ public struct PlaceName: Sendable {
     let color: Color
 
     public var box: Rect { outline.box }
+
+    /// Its own place (option 0) or one of its alternatives.
+    func outline(_ option: Int) -> NameOutline { option == 0 ? outline : alternatives[option - 1] }
+}
+
+/// Where a place name shows in a frame: which name (its index among the frame's names) and which of its places
+/// (0 its own, then its alternatives in order).
+public struct NamePlacement: Hashable, Sendable {
+    public let name: Int
+    public let option: Int
 }
 
 /// Where a name's text goes: its shaped text, centre, angle and box; the glyph outlines are made only for the
@@ -121,27 +131,47 @@ struct PlaceLabeler {
 
     /// Where each name shows clear of `avoiding` (its own place, or the first of its alternatives that is clear
     /// of those and of the names before it), in order; names with no clear place are left out.
-    func positions(_ placed: [PlaceName], avoiding: [Rect]) -> [(outline: NameOutline, color: Color)] {
-        var shown: [(outline: NameOutline, color: Color)] = []
+    func placements(_ placed: [PlaceName], avoiding: [Rect]) -> [NamePlacement] {
+        var shown: [NamePlacement] = []
+        var boxes: [Rect] = []
         let padding = places.padding * view.scale
-        for name in placed {
-            guard let clear = ([name.outline] + name.alternatives).first(where: { option in
-                !avoiding.contains { $0.intersects(option.box) } && !shown.contains { $0.outline.box.outset(by: padding).intersects(option.box) }
+        for (index, name) in placed.enumerated() {
+            guard let option = ([name.outline] + name.alternatives).firstIndex(where: { option in
+                !avoiding.contains { $0.intersects(option.box) } && !boxes.contains { $0.intersects(option.box) }
             }) else { continue }
-            shown.append((clear, name.color))
+            shown.append(NamePlacement(name: index, option: option))
+            boxes.append(name.outline(option).box.outset(by: padding))
         }
         return shown
     }
 
     /// Draws the names that touch the canvas, clear of `avoiding`: a halo under each, then the glyphs.
     func draw(_ placed: [PlaceName], into canvas: Canvas, avoiding: [Rect]) {
+        draw(placed, placements: placements(placed, avoiding: avoiding), into: canvas)
+    }
+
+    /// Draws names where `placements` put them (those that touch the canvas), in order.
+    func draw(_ placed: [PlaceName], placements: [NamePlacement], into canvas: Canvas) {
         let visible = Rect(x: 0, y: Double(canvas.originY), width: Double(view.width), height: Double(canvas.height))
-        let haloWidth = places.haloWidth * view.scale * 2
-        for name in positions(placed, avoiding: avoiding) where name.outline.box.outset(by: haloWidth).intersects(visible) {
-            let glyphs = name.outline.glyphs
+        for placement in placements {
+            let outline = placed[placement.name].outline(placement.option)
+            guard outline.box.outset(by: haloWidth).intersects(visible) else { continue }
+            let glyphs = outline.glyphs
             canvas.stroke(glyphs, style: StrokeStyle(width: haloWidth, join: .bevel, cap: .butt), paint: .solid(places.halo))
-            canvas.fill(glyphs, paint: .solid(name.color))
+            canvas.fill(glyphs, paint: .solid(placed[placement.name].color))
         }
+    }
+
+    /// The width of the halo stroked under each name, in view pixels.
+    var haloWidth: Double { places.haloWidth * view.scale * 2 }
+
+    /// Whole view pixels holding everything `draw` paints for a placement: the glyphs' control bounds, out by half
+    /// the halo and one pixel of coverage.
+    func inkBounds(of placement: NamePlacement, in placed: [PlaceName]) -> Rect? {
+        guard let bounds = placed[placement.name].outline(placement.option).glyphs.controlBounds else { return nil }
+        let ink = bounds.outset(by: haloWidth / 2 + 1)
+        let (x0, y0) = (ink.minX.rounded(.down), ink.minY.rounded(.down))
+        return Rect(x: x0, y: y0, width: ink.maxX.rounded(.up) - x0, height: ink.maxY.rounded(.up) - y0)
     }
 
     /// Waters first, then neighbourhoods, then parks.

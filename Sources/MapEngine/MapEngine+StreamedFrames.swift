@@ -33,7 +33,9 @@ extension MapEngine {
             } else {
                 try renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharing)
             }
-            return EncodedFrame(png: try frame.png(), width: width, height: height, layout: frame.layout)
+            let png = try frame.png()
+            if frame.shared != nil { framePool.recycle(frame.canvas) }
+            return EncodedFrame(png: png, width: width, height: height, layout: frame.layout)
         }
         var framed = viewport
         var layout: PinLayoutResult?

@@ -41,6 +41,8 @@ public final class MapEngine: Sendable {
     let avatars: AvatarCache
     /// The blurred masks of pin shadows, made once per shape.
     let shadowMasks = ShadowMasks()
+    /// Canvases of encoded frames, for the next frames drawn over shared layers.
+    let framePool = FramePool()
     /// The delivery-tracking client's routes and its muted map.
     public let routes: RouteCatalog
     public let trackingMap: BaseMapRenderer
@@ -103,7 +105,7 @@ public final class MapEngine: Sendable {
             } else {
                 let names = under.contains(.base) ? baseMap.placeNames(for: view) : []
                 let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now), names: names,
-                                       unobstructed: baseMap.shownPlaceNames(names, of: view, avoiding: []))
+                                       unobstructed: baseMap.namePlacements(names, of: view, avoiding: []))
                 sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
                 layer = made
             }
@@ -111,20 +113,8 @@ public final class MapEngine: Sendable {
         let layout = layers.contains(.pins) ? try self.layout(viewport, friends: friends, selected: selected, now: now) : nil
         let avoiding = pinBoxes(layout)
         let canvas: Canvas
-        if var shared = layer {
-            // Start from the variant with the names where this viewer's pins leave them (drawn once per placement).
-            let names = shared.names
-            let draw = { (canvas: Canvas) in self.baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: canvas) }
-            if names.isEmpty {
-                canvas = try shared.canvas.copy()
-            } else if let named = try shared.withNames(shown: baseMap.shownPlaceNames(names, of: view, avoiding: avoiding), draw) {
-                shared = named
-                canvas = try shared.canvas.copy()
-            } else {
-                canvas = try shared.canvas.copy()
-                draw(canvas)
-            }
-            layer = shared
+        if let shared = layer {
+            (canvas, layer) = try namedCopy(of: shared, view: view, avoiding: avoiding)
         } else {
             // Names drawn band by band in parallel: the same pixels as over the whole canvas.
             let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []

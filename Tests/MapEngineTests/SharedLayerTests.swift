@@ -31,7 +31,36 @@ struct SharedLayerTests {
             }
         }
         #expect(sharing.count == 3, "viewers of the same viewport share one base (the default viewport was asked three times)")
-        #expect(namesMoved == [true, false], "both placements ran: names clear of the pins and names moved by them, each its own named variant")
+        #expect(namesMoved == [true, false], "both placements ran: names clear of the pins and names moved by them")
+    }
+
+    /// Many friends over the names: each frame moves only the names its pins push (their pixels copied back from the
+    /// layer without names) and gets the bytes of a frame from scratch.
+    @Test func crowdsOfPinsMoveNamesToTheBytesOfAFrameFromScratch() throws {
+        let engine = try EngineFixture.engine.get()
+        let scene = engine.scene
+        let sharing = SharedLayers(budget: 256 * 1024 * 1024)
+        var moved = 0
+        for seed in UInt64(1)...4 {
+            var random = SplitMix64(seed: seed)
+            let friends = try (0..<(20 + Int(random.next() % 60))).map { index in
+                Friend(id: "f\(index)", name: "Friend \(index)", place: "Brooklyn",
+                       coordinate: try Coordinate(lat: 40.700 + random.unit() * 0.035, lon: -73.975 + random.unit() * 0.04),
+                       lastSeen: scene.capturedAt.addingTimeInterval(-random.unit() * 3600), snapstreak: 0, bestFriend: false,
+                       color: ["#FFB400", "#7C4DFF", "#00BFA5"][index % 3], avatar: nil)
+            }
+            let viewport = try Viewport(center: scene.viewport.center, zoom: 13.5 + Double(seed % 3) * 0.6, size: ScreenSize(width: 393, height: 852),
+                                        scale: 2, insets: scene.viewport.insets)
+            let layers: Set<MapLayer> = [.base, .heat, .pins]
+            let scratch = try PNGCodec.encode(engine.renderFrame(viewport, layers: layers, friends: friends, now: scene.capturedAt).canvas)
+            let shared = try engine.renderFrame(viewport, layers: layers, friends: friends, now: scene.capturedAt, sharing: sharing)
+            #expect(try shared.png() == scratch, "seed \(seed)")
+            let view = MapView(viewport: viewport)
+            let names = engine.baseMap.placeNames(for: view)
+            let pins = engine.pinBoxes(shared.layout)
+            moved += engine.baseMap.namePlacements(names, of: view, avoiding: pins) != engine.baseMap.namePlacements(names, of: view, avoiding: []) ? 1 : 0
+        }
+        #expect(moved >= 2, "pins moved names in most of the frames")
     }
 
     @Test func theCacheKeepsItsBudgetAndEvictsTheLeastRecentlyUsed() {
