@@ -58,11 +58,14 @@ static void compress_band_fast(band_job *job) {
     size_t count = cpng_parse(filtered, length, (size_t)job->channels, symbols);
     job->output_length = cpng_emit(symbols, count, job->last, job->output, capacity);
     job->status = job->output_length > 0 ? 0 : -1;
-    if (job->kept && job->status == 0) {
+    uint32_t *cells = job->kept && job->status == 0 ? (uint32_t *)malloc(sizeof(uint32_t) * (length / CPNG_GRID + 2)) : NULL;
+    if (cells) {
+        cpng_grid_index(symbols, count, cells);
         cpng_symbol *fitted = (cpng_symbol *)realloc(symbols, sizeof(cpng_symbol) * (count > 0 ? count : 1));
-        *job->kept = (cpng_band_parse){filtered, length, fitted ? fitted : symbols, count};
+        *job->kept = (cpng_band_parse){filtered, length, fitted ? fitted : symbols, count, cells};
         return;
     }
+    if (job->kept) job->status = -1;
     free(symbols);
     free(filtered);
 }
@@ -174,7 +177,8 @@ int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t wi
 void cpng_band_parse_free(cpng_band_parse *kept) {
     free(kept->filtered);
     free(kept->symbols);
-    *kept = (cpng_band_parse){NULL, 0, NULL, 0};
+    free(kept->cells);
+    *kept = (cpng_band_parse){NULL, 0, NULL, 0, NULL};
 }
 
 void cpng_band_free(cpng_band *band) {

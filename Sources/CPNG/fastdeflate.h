@@ -55,10 +55,19 @@ size_t cpng_fast_deflate_bound(size_t length);
 /* Parses `length` bytes into `symbols` (room for `length`); returns how many. */
 size_t cpng_parse(const uint8_t *data, size_t length, size_t pixel, cpng_symbol *symbols);
 
-/* Parses `length` bytes that differ from those `base` symbols were parsed from only inside `spans` (sorted, disjoint
-   [start, end) byte pairs): the base symbols are kept where the parser reads no changed byte, the rest parsed again.
-   The same symbols as cpng_parse of `data`. `symbols` has room for `length`; returns how many. */
-size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_symbol *base, size_t base_count,
+/* Parses from `from` (a symbol's start) until the parse reaches `to` (a multiple of CPNG_GRID, or `length`): the
+   symbols cpng_parse makes there. Returns how many. */
+size_t cpng_parse_range(const uint8_t *data, size_t length, size_t pixel, size_t from, size_t to, cpng_symbol *symbols);
+
+/* Where each 256-byte cell's symbols start in a parse of `length` bytes: `cells` gets the index of the symbol at
+   each multiple of CPNG_GRID, then `count` (room for length / CPNG_GRID + 2). */
+void cpng_grid_index(const cpng_symbol *symbols, size_t count, uint32_t *cells);
+
+/* Parses `length` bytes that differ from those `base` symbols (indexed by `cells`) were parsed from only inside
+   `spans` (sorted [start, end) byte pairs): the base symbols of a cell are kept when none of its bytes nor the pixel
+   before it changed, the others parsed again. The same symbols as cpng_parse of `data`. `symbols` has room for
+   `length`; returns how many (0 when out of memory). */
+size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_symbol *base, const uint32_t *cells,
                    const size_t *spans, size_t span_count, cpng_symbol *symbols);
 
 /* Writes symbols as raw deflate blocks of at most 65,536 symbols each. The last block is final when `last`;

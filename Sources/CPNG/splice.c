@@ -1,6 +1,6 @@
 /* Re-encoding a kept band whose pixels changed in a few columns of some rows (a viewer's pins over a shared layer):
    only the changed bytes are converted and filtered again, the adler32 is updated by their differences, and the
-   parse keeps the kept band's symbols wherever the parser reads no changed byte. The result is byte for byte the
+   parse keeps the kept band's symbols of every 256-byte cell whose bytes (and the pixel before) did not change. The result is byte for byte the
    band cpng_compress_band makes of the new rows. */
 #include "cpng.h"
 #include "fastdeflate.h"
@@ -9,34 +9,40 @@
 
 enum { ADLER_BASE = 65521 };
 
-size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_symbol *base, size_t base_count,
+void cpng_grid_index(const cpng_symbol *symbols, size_t count, uint32_t *cells) {
+    size_t position = 0, cell = 0;
+    for (size_t i = 0; i < count; i++) {
+        if ((position & (CPNG_GRID - 1)) == 0) cells[cell++] = (uint32_t)i;
+        position += cpng_symbol_span(symbols[i]);
+    }
+    cells[cell] = (uint32_t)count;
+}
+
+size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_symbol *base, const uint32_t *cells,
                    const size_t *spans, size_t span_count, cpng_symbol *symbols) {
-    size_t count = 0, i = 0, start = 0, k = 0;
-    while (start < length && i < base_count) {
-        /* Spans wholly before the bytes the parser reads at `start` no longer matter. */
-        while (k < span_count && spans[2 * k + 1] + pixel <= start) k++;
-        size_t span = cpng_symbol_span(base[i]);
-        size_t reach = start + (span > 2 ? span : 2);
-        if (k == span_count || spans[2 * k] > reach) {
-            symbols[count++] = base[i++];
-            start += span;
+    size_t cell_count = (length + CPNG_GRID - 1) / CPNG_GRID, count = 0;
+    uint8_t *dirty = (uint8_t *)calloc(cell_count > 0 ? cell_count : 1, 1);
+    if (!dirty) return 0;
+    /* A cell's symbols read only its own bytes and the pixel before it. */
+    for (size_t k = 0; k < span_count; k++) {
+        size_t last = (spans[2 * k + 1] - 1 + pixel) / CPNG_GRID;
+        for (size_t cell = spans[2 * k] / CPNG_GRID; cell <= last && cell < cell_count; cell++) dirty[cell] = 1;
+    }
+    for (size_t cell = 0; cell < cell_count;) {
+        size_t end = cell;
+        while (end < cell_count && !dirty[end]) end++;
+        if (end > cell) {
+            memcpy(symbols + count, base + cells[cell], sizeof(cpng_symbol) * (cells[end] - cells[cell]));
+            count += cells[end] - cells[cell];
+            cell = end;
             continue;
         }
-        /* Parse again until the new parse starts a symbol where a kept one starts. */
-        size_t position = start, next = i, kept = start;
-        do {
-            cpng_symbol symbol = cpng_parse_at(data, length, pixel, position);
-            symbols[count++] = symbol;
-            position += cpng_symbol_span(symbol);
-            while (kept < position && next < base_count) kept += cpng_symbol_span(base[next++]);
-        } while (position < length && kept != position);
-        start = position;
-        i = next;
+        size_t start = cell * CPNG_GRID;
+        while (end < cell_count && dirty[end]) end++;
+        count += cpng_parse_range(data, length, pixel, start, end * CPNG_GRID < length ? end * CPNG_GRID : length, symbols + count);
+        cell = end;
     }
-    while (start < length) {
-        symbols[count] = cpng_parse_at(data, length, pixel, start);
-        start += cpng_symbol_span(symbols[count++]);
-    }
+    free(dirty);
     return count;
 }
 
@@ -145,8 +151,8 @@ int cpng_splice_band(const cpng_band *base, const cpng_band_parse *kept, const u
     /* adler32 = B·65536 + A with A = 1 + Σ bytes and B = n + Σ (n − i)·byte_i, both mod 65521. */
     int64_t a = ((int64_t)(base->adler & 0xFFFF) + sum_delta % ADLER_BASE + ADLER_BASE) % ADLER_BASE;
     int64_t b = ((int64_t)(base->adler >> 16) + weighted_delta % ADLER_BASE + ADLER_BASE) % ADLER_BASE;
-    size_t symbol_count = cpng_splice(data, length, 3, (const cpng_symbol *)kept->symbols, kept->symbol_count, spans, span_count, symbols);
-    size_t written = cpng_emit(symbols, symbol_count, last, output, capacity);
+    size_t symbol_count = cpng_splice(data, length, 3, (const cpng_symbol *)kept->symbols, kept->cells, spans, span_count, symbols);
+    size_t written = symbol_count > 0 ? cpng_emit(symbols, symbol_count, last, output, capacity) : 0;
     if (written > 0) {
         *out = (cpng_band){output, written, (unsigned long)((b << 16) | a), (unsigned long)length};
         output = NULL;

@@ -44,6 +44,7 @@ typedef struct {
     size_t filtered_length;
     void *symbols;
     size_t symbol_count;
+    uint32_t *cells; /* where the symbols of each 256 filtered bytes start */
 } cpng_band_parse;
 
 /* Compresses `count` rows starting at `rows` as one band (filter as cpng_encode_chunked, `previous` the row
