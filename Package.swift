@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "PinLayoutTests", dependencies: ["PinLayout", "GeoCore"]),
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore", "snapmap", "ServerTestSupport"]),
-        .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "LiveMap", "GeoCore", "SQLiteKit"]),
+        .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "LiveMap", "GeoCore", "SQLiteKit", "HeatMap"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
         .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "LiveMap", "GeoCore", "ServerTestSupport"]),
     ],

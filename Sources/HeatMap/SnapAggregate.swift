@@ -60,6 +60,7 @@ public final class SnapAggregate: @unchecked Sendable {
     private var fine: [UInt64: FineCell] = [:]
     private var privacy: [UInt64: PrivacyCell] = [:]
     private let fineSpan: Double
+    private var changes = 0
 
     public init(settings: Settings) {
         self.settings = settings
@@ -77,6 +78,7 @@ public final class SnapAggregate: @unchecked Sendable {
         let weight = pow(2, (snap.takenAt.timeIntervalSince1970 - Double(hour) * 3600) / 3600 / settings.halfLifeHours)
         lock.lock()
         defer { lock.unlock() }
+        changes += 1
         fine[Self.key(column, row), default: FineCell()].hours[hour, default: HourSum()].weight += weight
         fine[Self.key(column, row)]?.hours[hour]?.count += 1
         let privacyKey = Self.key(column >> shift, row >> shift)
@@ -132,7 +134,16 @@ public final class SnapAggregate: @unchecked Sendable {
             let latest = cell.latestHour.filter { $0.value >= oldest }
             return latest.isEmpty ? nil : PrivacyCell(latestHour: latest, postersByHour: cell.postersByHour.filter { $0.key >= oldest })
         }
+        if fine.count + privacy.count != before { changes += 1 }
         return before - fine.count - privacy.count
+    }
+
+    /// A count that moves whenever a Snap is added or cells are pruned: `points` gives the same for the same
+    /// revision, bounds and hour.
+    public var revision: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return changes
     }
 
     /// The number of fine cells held (for tests and health).

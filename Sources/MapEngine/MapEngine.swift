@@ -43,6 +43,8 @@ public final class MapEngine: Sendable {
     let shadowMasks = ShadowMasks()
     /// Canvases of encoded frames, for the next frames drawn over shared layers.
     let framePool = FramePool()
+    /// Shared-layer keys by view, glow revision and hour (so the glow's points are not gathered for every frame).
+    let layerKeys = ByteBudgetCache<String, String>(budget: 1024)
     /// The delivery-tracking client's routes and its muted map.
     public let routes: RouteCatalog
     public let trackingMap: BaseMapRenderer
@@ -147,8 +149,20 @@ public final class MapEngine: Sendable {
         return (bands, bands.reduce(into: [0]) { $0.append($0.last! + $1.height) })
     }
 
-    /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now.
+    /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now (which
+    /// change only with the glow's revision and the hour: the key is kept for those).
     private func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
+        let geometry = [view.origin.x, view.origin.y, view.pixelsPerMetre, view.zoom, view.scale].map { String($0.bitPattern, radix: 16) }
+        let asked = (geometry + ["\(view.width)x\(view.height)", layers.map(\.rawValue).sorted().joined(separator: ",")]).joined(separator: "/")
+        guard layers.contains(.heat) else { return asked }
+        let revision = "\(asked)/\(glow.revision)/\(SnapAggregate.hour(of: now))"
+        if let key = layerKeys.value(revision) { return key }
+        let key = glowKey(view, layers: layers, now: now)
+        layerKeys.store(key, for: revision, cost: 1)
+        return key
+    }
+
+    private func glowKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ value: UInt64) {
             for shift in stride(from: 0, to: 64, by: 8) {

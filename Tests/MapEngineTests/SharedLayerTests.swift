@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import HeatMap
 import Raster
 import Testing
 @testable import MapEngine
@@ -61,6 +62,24 @@ struct SharedLayerTests {
             moved += engine.baseMap.namePlacements(names, of: view, avoiding: pins) != engine.baseMap.namePlacements(names, of: view, avoiding: []) ? 1 : 0
         }
         #expect(moved >= 2, "pins moved names in most of the frames")
+    }
+
+    /// The shared layer's key is kept per glow revision and hour: new Snaps in view give a new layer at once.
+    @Test func snapsPostedInViewChangeTheSharedLayer() throws {
+        let engine = try MapEngine(paths: DataPaths(dataDirectory: SceneLoaderTests.dataDirectory))
+        let scene = engine.scene
+        let sharing = SharedLayers(budget: 256 * 1024 * 1024)
+        let viewport = try Viewport(center: scene.viewport.center, zoom: 14, size: ScreenSize(width: 393, height: 852), scale: 1, insets: scene.viewport.insets)
+        let before = try engine.renderFrame(viewport, layers: [.base, .heat], now: scene.capturedAt, sharing: sharing).png()
+        let point = WebMercator.projectUnchecked(lat: scene.viewport.center.lat, lon: scene.viewport.center.lon)
+        for index in 0..<(engine.heatStyle.minimumPosters * 3) {
+            engine.glow.add(PostedSnap(poster: "poster-\(index % (engine.heatStyle.minimumPosters + 1))", point: point,
+                                       takenAt: scene.capturedAt.addingTimeInterval(-Double(index) * 30)))
+        }
+        let after = try engine.renderFrame(viewport, layers: [.base, .heat], now: scene.capturedAt, sharing: sharing).png()
+        #expect(after != before)
+        #expect(after == (try PNGCodec.encode(engine.renderFrame(viewport, layers: [.base, .heat], now: scene.capturedAt).canvas)))
+        #expect(sharing.count == 2)
     }
 
     @Test func theCacheKeepsItsBudgetAndEvictsTheLeastRecentlyUsed() {
