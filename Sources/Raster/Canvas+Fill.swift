@@ -103,10 +103,17 @@ extension Canvas {
     /// Source-over of a colour at a 16-bit coverage amount (0…65535).
     @inline(__always)
     static func blend(_ source: Premultiplied16, amount: UInt32, into pixels: UnsafeMutableBufferPointer<UInt16>, at index: Int) {
-        guard amount > 0, let base = pixels.baseAddress else { return }
-        let raw = UnsafeMutableRawPointer(base + index)
+        guard amount > 0 else { return }
         var s = SIMD4<UInt32>(source.r, source.g, source.b, source.a)
         if amount != 65535 { s = Blend.divide65535(s &* amount) }
+        blend(scaled: s, into: pixels, at: index)
+    }
+
+    /// Source-over of a premultiplied colour already scaled by its coverage (`blend` scales, then calls this).
+    @inline(__always)
+    static func blend(scaled s: SIMD4<UInt32>, into pixels: UnsafeMutableBufferPointer<UInt16>, at index: Int) {
+        guard let base = pixels.baseAddress else { return }
+        let raw = UnsafeMutableRawPointer(base + index)
         if s[3] == 65535 {
             raw.storeBytes(of: SIMD4<UInt16>(truncatingIfNeeded: s), as: SIMD4<UInt16>.self)
             return

@@ -17,11 +17,44 @@ public final class ShadowMasks: @unchecked Sendable {
         let amounts: [UInt32]
     }
 
+    /// A mask tinted: the shadow's premultiplied colour scaled by each amount as `Canvas.blend` scales it.
+    struct Tint {
+        let colors: [SIMD4<UInt16>]
+    }
+
+    struct TintKey: Hashable {
+        let mask: Key
+        let color: Premultiplied16
+    }
+
     /// Masks kept; past this the cache starts again (pins use a handful of shapes).
     public static let capacity = 256
+    /// Tinted masks kept (8 bytes a pixel, a label's about 0.4 MB at @3x); past this the cache starts again.
+    public static let tintCapacity = 64
 
     private let lock = NSLock()
     private var masks: [Key: Mask] = [:]
+    private var tints: [TintKey: Tint] = [:]
+
+    /// The mask of a path tinted with `color`, made once per shape and colour.
+    func tint(for local: Path, width: Int, height: Int, sigma: Double, color: Premultiplied16) -> Tint {
+        let key = TintKey(mask: Key(elements: local.elements, width: width, height: height, sigma: sigma), color: color)
+        lock.lock()
+        if let known = tints[key] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let source = SIMD4<UInt32>(color.r, color.g, color.b, color.a)
+        let tint = Tint(colors: mask(for: local, width: width, height: height, sigma: sigma).amounts.map { amount in
+            SIMD4<UInt16>(truncatingIfNeeded: amount == 65535 ? source : Blend.divide65535(source &* amount))
+        })
+        lock.lock()
+        defer { lock.unlock() }
+        if tints.count >= Self.tintCapacity { tints.removeAll(keepingCapacity: true) }
+        tints[key] = tint
+        return tint
+    }
 
     public init() {}
 
@@ -66,18 +99,20 @@ extension Canvas {
         let maskWidth = Int((bounds.width).rounded(.up)) + 2 * margin + 1
         let maskHeight = Int((bounds.height).rounded(.up)) + 2 * margin + 1
         guard x0 < width, y0 < height, x0 + maskWidth > 0, y0 + maskHeight > 0, maskWidth * maskHeight <= Self.maxPixels else { return }
-        let mask = masks.mask(for: local, width: maskWidth, height: maskHeight, sigma: sigma)
-        let source = color.premultiplied16
+        let tint = masks.tint(for: local, width: maskWidth, height: maskHeight, sigma: sigma, color: color.premultiplied16)
         let canvasWidth = width
         let rows = max(0, -y0)..<min(maskHeight, height - y0)
         let columns = max(0, -x0)..<min(maskWidth, width - x0)
         touched.mark(rows: (rows.lowerBound + y0)..<(rows.upperBound + y0), columns: (columns.lowerBound + x0)..<(columns.upperBound + x0))
         storage.withUnsafeMutableBufferPointer { pixels in
-            mask.amounts.withUnsafeBufferPointer { amounts in
+            tint.colors.withUnsafeBufferPointer { colors in
                 for row in rows {
                     for column in columns {
-                        let amount = amounts[row * maskWidth + column]
-                        if amount > 0 { Self.blend(source, amount: amount, into: pixels, at: ((row + y0) * canvasWidth + column + x0) * 4) }
+                        // A colour scaled to nothing (alpha 0, so every channel 0) leaves the pixel as it is.
+                        let scaled = colors[row * maskWidth + column]
+                        if scaled[3] > 0 {
+                            Self.blend(scaled: SIMD4<UInt32>(truncatingIfNeeded: scaled), into: pixels, at: ((row + y0) * canvasWidth + column + x0) * 4)
+                        }
                     }
                 }
             }

@@ -2,7 +2,7 @@
 /// in it: an encoder reads where a copy can differ from the canvas it was copied from (`PNGBands`).
 struct TouchedColumns {
     /// Spans kept a row; more are joined, the two closest first.
-    static let spansPerRow = 4
+    static let spansPerRow = 8
     /// Spans closer than this many columns are joined as they are marked.
     static let joinGap: Int32 = 32
 
