@@ -99,7 +99,8 @@ public final class Canvas {
             }
         }
         self.touched = TouchedColumns(height: height, tracking: true)
-        originY = source.originY
+        // Set only when it moves: setting it drops the accumulator, which the next fill would make again.
+        if originY != source.originY { originY = source.originY }
         copySource = source
         copySourceMarks = source.touched.marks
     }
