@@ -5,9 +5,6 @@
 #include "huffman.h"
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the bit writer stores its buffer as little-endian words, as deflate orders bits");
 
@@ -214,47 +211,6 @@ static void write_block(bit_writer *w, const cpng_symbol *symbols, size_t count,
 }
 
 size_t cpng_fast_deflate_bound(size_t length) { return length + length / 2 + 1024 * (length / BLOCK_SYMBOLS + 2); }
-
-/* Bit i set where data[from + i] equals the byte `distance` before it, for i < 64 (from ≥ distance, from + 64 ≤ length). */
-static inline uint64_t equal_mask(const uint8_t *data, size_t from, size_t distance) {
-#if defined(__SSE2__)
-    uint64_t mask = 0;
-    for (int chunk = 0; chunk < 4; chunk++) {
-        __m128i here = _mm_loadu_si128((const __m128i *)(data + from + 16 * chunk));
-        __m128i back = _mm_loadu_si128((const __m128i *)(data + from + 16 * chunk - distance));
-        mask |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(here, back)) << (16 * chunk);
-    }
-    return mask;
-#else
-    uint64_t mask = 0;
-    for (int i = 0; i < 64; i++) mask |= (uint64_t)(data[from + i] == data[from + i - distance]) << i;
-    return mask;
-#endif
-}
-
-size_t cpng_parse_range(const uint8_t *data, size_t length, size_t pixel, size_t from, size_t to, cpng_symbol *symbols) {
-    size_t count = 0, position = from;
-    while (position < to) {
-        /* Where neither match can start (no three bytes equal to those one byte or one pixel back), the parser takes
-           a literal: find those positions 62 at a time and take their literals without testing each. */
-        if (position >= pixel && position >= 1 && position + 66 <= length) {
-            uint64_t run = equal_mask(data, position, 1), repeat = pixel > 1 ? equal_mask(data, position, pixel) : 0;
-            uint64_t candidates = (run & run >> 1 & run >> 2) | (repeat & repeat >> 1 & repeat >> 2) | (1ull << 62);
-            size_t literals = (size_t)__builtin_ctzll(candidates);
-            if (literals > to - position) literals = to - position;
-            for (size_t i = 0; i < literals; i++) symbols[count++] = (cpng_symbol){0, data[position + i]};
-            position += literals;
-            if (literals == 62 || position >= to) continue;
-        }
-        symbols[count] = cpng_parse_at(data, length, pixel, position);
-        position += cpng_symbol_span(symbols[count++]);
-    }
-    return count;
-}
-
-size_t cpng_parse(const uint8_t *data, size_t length, size_t pixel, cpng_symbol *symbols) {
-    return cpng_parse_range(data, length, pixel, 0, length, symbols);
-}
 
 size_t cpng_emit(const cpng_symbol *symbols, size_t count, int last, uint8_t *out, size_t capacity) {
     bit_writer w = {out, capacity, 0, 0, 0, 0};

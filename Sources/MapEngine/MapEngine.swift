@@ -157,12 +157,13 @@ public final class MapEngine: Sendable {
         guard layers.contains(.heat) else { return asked }
         let revision = "\(asked)/\(glow.revision)/\(SnapAggregate.hour(of: now))"
         if let key = layerKeys.value(revision) { return key }
-        let key = glowKey(view, layers: layers, now: now)
+        let key = glowKey(asked, view: view, now: now)
         layerKeys.store(key, for: revision, cost: 1)
         return key
     }
 
-    private func glowKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
+    /// `asked` (the view and layers) with a hash of the glow's points that can colour the view now.
+    private func glowKey(_ asked: String, view: MapView, now: Date) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ value: UInt64) {
             for shift in stride(from: 0, to: 64, by: 8) {
@@ -170,12 +171,8 @@ public final class MapEngine: Sendable {
                 hash &*= 0x0000_0100_0000_01B3
             }
         }
-        if layers.contains(.heat) {
-            for point in glowPoints(for: view, now: now) { [point.x, point.y, point.weight].forEach { mix($0.bitPattern) } }
-        }
-        let geometry = [view.origin.x, view.origin.y, view.pixelsPerMetre, view.zoom, view.scale].map { String($0.bitPattern, radix: 16) }
-        return (geometry + ["\(view.width)x\(view.height)", layers.map(\.rawValue).sorted().joined(separator: ","), String(hash, radix: 16)])
-            .joined(separator: "/")
+        for point in glowPoints(for: view, now: now) { [point.x, point.y, point.weight].forEach { mix($0.bitPattern) } }
+        return asked + "/" + String(hash, radix: 16)
     }
 
     /// The base and glow of `view`, a band of `frame`.

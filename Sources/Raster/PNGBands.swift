@@ -59,8 +59,9 @@ public final class PNGBands: @unchecked Sendable {
         try Self.assemble(width: width, height: height, channels: channels, bands: bands)
     }
 
-    /// The PNG of `canvas`, which is `base` (the canvas these bands encode) with some rows changed: unchanged
-    /// bands are reused, changed ones recompressed. A canvas that cannot share the bands is encoded whole.
+    /// The PNG of `canvas`, which is `base` (the canvas these bands encode) with some pixels changed. A copy of
+    /// `base` (`Canvas.copy`, `reset(to:)`) is spliced where it was drawn on; another canvas is compared band by band
+    /// and its changed bands recompressed; one that cannot share the bands is encoded whole.
     public func png(of canvas: Canvas, over base: Canvas) throws(RasterError) -> [UInt8] {
         if canvas.isCopy(of: base), canvas.width == width, canvas.height == height,
            bands.allSatisfy({ $0.kept != nil }), let png = try spliced(canvas) {

@@ -20,8 +20,6 @@ struct TouchedColumns {
         isTracking = tracking
     }
 
-    var isEmpty: Bool { spans.isEmpty }
-
     /// Marks `columns` of one row (rows outside the canvas are ignored).
     mutating func mark(row: Int, columns: Range<Int>) {
         guard row >= 0, row < height, !columns.isEmpty else { return }
