@@ -1,4 +1,5 @@
 import Foundation
+import MapEngine
 
 /// `make bench`: each benchmark prints its figure as a ratio against an anchor measured in the same run.
 let benchmarks: [(name: String, run: () throws -> String)] = [
@@ -16,6 +17,8 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("live", LiveBenchmark.run),
     ("redis", RedisBenchmark.run),
 ]
+// As `snapmap` does: its in-process renders take the same allocator settings.
+HeapTuning.keepFrameBlocks()
 let selected = Set(CommandLine.arguments.dropFirst())
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
     do {

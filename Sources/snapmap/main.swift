@@ -1,3 +1,5 @@
 import Foundation
+import MapEngine
 
+HeapTuning.keepFrameBlocks()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -29,7 +29,6 @@ let serveCommand = Command(
     let threads = try options.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
     let demo = options.flag("demo")
     guard !demo || ["127.0.0.1", "::1"].contains(host) else { throw UsageError(description: "--demo serves on loopback only (--host 127.0.0.1 or ::1)") }
-    HeapTuning.forServing()
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
