@@ -34,7 +34,7 @@ static void filter_row(const uint8_t *row, const uint8_t *previous, size_t lengt
     }
 }
 
-/* The snapmap strategy: every row filtered into one buffer, then cpng_fast_deflate. */
+/* The snapmap strategy: every row filtered into one buffer, parsed (cpng_parse) and written (cpng_emit). */
 static void compress_band_fast(band_job *job) {
     size_t row_bytes = (size_t)job->width * job->channels, length = (row_bytes + 1) * job->count;
     uint8_t *filtered = (uint8_t *)malloc(length);

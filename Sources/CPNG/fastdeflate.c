@@ -1,5 +1,5 @@
 /* A deflate encoder for filtered map rows (RFC 1951), faster than zlib's run-length strategy: the rows are parsed
-   into symbols (fastdeflate.h), then each block of symbols is written with Huffman codes built from its own symbol
+   into symbols (parse.c), then each block of symbols is written with Huffman codes built from its own symbol
    counts, limited to 15 bits. The output is deterministic. */
 #include "fastdeflate.h"
 #include "huffman.h"
@@ -247,12 +247,4 @@ size_t cpng_emit(const cpng_symbol *symbols, size_t count, int last, uint8_t *ou
         flush_bytes(&w);
     }
     return w.overflow ? 0 : w.length;
-}
-
-size_t cpng_fast_deflate(const uint8_t *data, size_t length, size_t pixel, int last, uint8_t *out, size_t capacity) {
-    cpng_symbol *symbols = (cpng_symbol *)malloc(sizeof(cpng_symbol) * (length > 0 ? length : 1));
-    if (!symbols) return 0;
-    size_t written = cpng_emit(symbols, cpng_parse(data, length, pixel, symbols), last, out, capacity);
-    free(symbols);
-    return written;
 }

@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) cpng_symbol cpng_parse_at(const uin
     return (cpng_symbol){0, here[0]};
 }
 
-/* The most bytes cpng_fast_deflate writes for `length` input bytes. */
+/* The most bytes cpng_emit writes for the symbols of `length` input bytes. */
 size_t cpng_fast_deflate_bound(size_t length);
 
 /* Parses `length` bytes into `symbols` (room for `length`); returns how many. */
@@ -75,6 +75,4 @@ size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_
    stream. Returns the bytes written, or 0 when `capacity` was too small. */
 size_t cpng_emit(const cpng_symbol *symbols, size_t count, int last, uint8_t *out, size_t capacity);
 
-/* cpng_parse, then cpng_emit. */
-size_t cpng_fast_deflate(const uint8_t *data, size_t length, size_t pixel, int last, uint8_t *out, size_t capacity);
 #endif
