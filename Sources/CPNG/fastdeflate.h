@@ -63,12 +63,12 @@ size_t cpng_parse_range(const uint8_t *data, size_t length, size_t pixel, size_t
    each multiple of CPNG_GRID, then `count` (room for length / CPNG_GRID + 2). */
 void cpng_grid_index(const cpng_symbol *symbols, size_t count, uint32_t *cells);
 
-/* Parses `length` bytes that differ from those `base` symbols (indexed by `cells`) were parsed from only inside
-   `spans` (sorted [start, end) byte pairs): the base symbols of a cell are kept when none of its bytes nor the pixel
-   before it changed, the others parsed again. The same symbols as cpng_parse of `data`. `symbols` has room for
-   `length`; returns how many (0 when out of memory). */
+/* Parses `length` bytes that differ from those `base` symbols (indexed by `cells`) were parsed from only in the cells
+   `dirty` marks (one byte a cell of CPNG_GRID bytes: those a changed byte, or the pixel before them, lies in): the
+   base symbols of the other cells are kept, the marked ones parsed again. The same symbols as cpng_parse of `data`.
+   `symbols` has room for `length`; returns how many. */
 size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_symbol *base, const uint32_t *cells,
-                   const size_t *spans, size_t span_count, cpng_symbol *symbols);
+                   const uint8_t *dirty, cpng_symbol *symbols);
 
 /* Writes symbols as raw deflate blocks of at most 65,536 symbols each. The last block is final when `last`;
    otherwise an empty stored block ends the output on a byte boundary, so that bands can be joined into one

@@ -28,11 +28,8 @@ static void mark_dirty(const size_t *spans, size_t span_count, size_t pixel, siz
 }
 
 size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_symbol *base, const uint32_t *cells,
-                   const size_t *spans, size_t span_count, cpng_symbol *symbols) {
+                   const uint8_t *dirty, cpng_symbol *symbols) {
     size_t cell_count = (length + CPNG_GRID - 1) / CPNG_GRID, count = 0;
-    uint8_t *dirty = (uint8_t *)calloc(cell_count > 0 ? cell_count : 1, 1);
-    if (!dirty) return 0;
-    mark_dirty(spans, span_count, pixel, cell_count, dirty);
     for (size_t cell = 0; cell < cell_count;) {
         size_t end = cell;
         while (end < cell_count && !dirty[end]) end++;
@@ -47,7 +44,6 @@ size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_
         count += cpng_parse_range(data, length, pixel, start, end * CPNG_GRID < length ? end * CPNG_GRID : length, symbols + count);
         cell = end;
     }
-    free(dirty);
     return count;
 }
 
@@ -211,8 +207,8 @@ int cpng_splice_band(const cpng_band *base, const cpng_band_parse *kept, const u
     /* adler32 = B·65536 + A with A = 1 + Σ bytes and B = n + Σ (n − i)·byte_i, both mod 65521. */
     int64_t a = ((int64_t)(base->adler & 0xFFFF) + sum_delta % ADLER_BASE + ADLER_BASE) % ADLER_BASE;
     int64_t b = ((int64_t)(base->adler >> 16) + weighted_delta % ADLER_BASE + ADLER_BASE) % ADLER_BASE;
-    size_t symbol_count = cpng_splice(data, length, 3, (const cpng_symbol *)kept->symbols, kept->cells, spans, span_count, symbols);
-    size_t written = symbol_count > 0 ? cpng_emit(symbols, symbol_count, last, output, capacity) : 0;
+    size_t symbol_count = cpng_splice(data, length, 3, (const cpng_symbol *)kept->symbols, kept->cells, dirty, symbols);
+    size_t written = cpng_emit(symbols, symbol_count, last, output, capacity);
     if (written > 0) {
         *out = (cpng_band){output, written, (unsigned long)((b << 16) | a), (unsigned long)length};
         output = NULL;

@@ -64,7 +64,9 @@ struct TouchedColumns {
 
     /// Marks `columns` of every row in `rows`.
     mutating func mark(rows: Range<Int>, columns: Range<Int>) {
-        for row in max(0, rows.lowerBound)..<max(max(0, rows.lowerBound), min(height, rows.upperBound)) { mark(row: row, columns: columns) }
+        let (from, to) = (max(0, rows.lowerBound), min(height, rows.upperBound))
+        guard from < to else { return }
+        for row in from..<to { mark(row: row, columns: columns) }
     }
 
     /// The spans drawn in `row`, in order (none when nothing was).
