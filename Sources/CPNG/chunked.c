@@ -22,13 +22,16 @@ typedef struct {
     cpng_band_parse *kept;   /* where the fast strategy leaves the filtered bytes and parse, or NULL */
 } band_job;
 
-static void filter_row(const uint8_t *row, const uint8_t *previous, size_t length, int channels, int filter, uint8_t *out) {
+static void filter_row(const uint8_t *restrict row, const uint8_t *restrict previous, size_t length, int channels, int filter,
+                       uint8_t *restrict out) {
     out[0] = (uint8_t)filter;
-    uint8_t *dst = out + 1;
+    uint8_t *restrict dst = out + 1;
     if (filter == 1) {
-        for (size_t i = 0; i < length; i++) dst[i] = (uint8_t)(row[i] - (i >= (size_t)channels ? row[i - channels] : 0));
-    } else if (filter == 2) {
-        for (size_t i = 0; i < length; i++) dst[i] = (uint8_t)(row[i] - (previous ? previous[i] : 0));
+        size_t first = length < (size_t)channels ? length : (size_t)channels;
+        memcpy(dst, row, first);
+        for (size_t i = first; i < length; i++) dst[i] = (uint8_t)(row[i] - row[i - channels]);
+    } else if (filter == 2 && previous) {
+        for (size_t i = 0; i < length; i++) dst[i] = (uint8_t)(row[i] - previous[i]);
     } else {
         memcpy(dst, row, length);
     }
@@ -48,7 +51,7 @@ static void compress_band_fast(band_job *job) {
         const uint8_t *row = job->rows + (size_t)y * row_bytes;
         filter_row(row, y > 0 ? row - row_bytes : job->previous, row_bytes, job->channels, job->filter, filtered + (size_t)y * (row_bytes + 1));
     }
-    job->adler = adler32(adler32(0L, Z_NULL, 0), filtered, (uInt)length);
+    job->adler = cpng_adler32(1, filtered, length);
     job->raw_length = length;
     cpng_symbol *symbols = (cpng_symbol *)malloc(sizeof(cpng_symbol) * (length > 0 ? length : 1));
     if (!symbols) {

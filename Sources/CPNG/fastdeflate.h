@@ -16,6 +16,9 @@ typedef struct {
     uint16_t value;
 } cpng_symbol;
 
+/* Adler-32 of `length` bytes continuing from `adler` (1 to start), as zlib's adler32 computes it. */
+uint32_t cpng_adler32(uint32_t adler, const uint8_t *data, size_t length);
+
 /* The bytes a symbol stands for. */
 static inline size_t cpng_symbol_span(cpng_symbol symbol) { return symbol.length ? symbol.length : 1; }
 

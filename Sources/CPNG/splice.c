@@ -4,7 +4,6 @@
    band cpng_compress_band makes of the new rows. */
 #include "cpng.h"
 #include "fastdeflate.h"
-#include <pthread.h>
 #include <stdlib.h>
 
 enum { ADLER_BASE = 65521 };
@@ -47,14 +46,6 @@ size_t cpng_splice(const uint8_t *data, size_t length, size_t pixel, const cpng_
     return count;
 }
 
-/* 16-bit to 8-bit, rounded as Canvas.straightRGBA8 rounds opaque pixels: (v·255 + 32767) / 65535, looked up. */
-static uint8_t eight_bit[65536];
-static pthread_once_t eight_bit_made = PTHREAD_ONCE_INIT;
-
-static void make_eight_bit(void) {
-    for (uint32_t value = 0; value < 65536; value++) eight_bit[value] = (uint8_t)((value * 255 + 32767) / 65535);
-}
-
 /* Columns [from, to) of an opaque premultiplied 16-bit row as 8-bit RGB, or zeros for no row; whether all of
    them are opaque. */
 static int rgb8(const uint16_t *row, int64_t from, int64_t to, uint8_t *out) {
@@ -62,15 +53,7 @@ static int rgb8(const uint16_t *row, int64_t from, int64_t to, uint8_t *out) {
         memset(out, 0, (size_t)(to - from) * 3);
         return 1;
     }
-    uint16_t alpha = 65535;
-    for (int64_t x = from; x < to; x++, out += 3) {
-        const uint16_t *pixel = row + x * 4;
-        out[0] = eight_bit[pixel[0]];
-        out[1] = eight_bit[pixel[1]];
-        out[2] = eight_bit[pixel[2]];
-        alpha &= pixel[3];
-    }
-    return alpha == 65535;
+    return cpng_rgb8_from_rgba16(row + from * 4, (size_t)(to - from), out);
 }
 
 /* The changed columns of filtered row r, in order and apart: its own spans, and (up) those of the row above, each
@@ -141,7 +124,6 @@ int cpng_splice_band(const cpng_band *base, const cpng_band_parse *kept, const u
         free(data), free(dirty), free(spans), free(symbols), free(output), free(current), free(above), free(zeros);
         return -1;
     }
-    pthread_once(&eight_bit_made, make_eight_bit);
     int status = -1;
     /* The byte spans a change reaches, row by row; the kept bytes of the cells they touch (and the bytes the parser
        reads around those) are the only ones copied. */

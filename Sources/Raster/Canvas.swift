@@ -35,19 +35,15 @@ public final class Canvas {
         self.originY = originY
         touched = TouchedColumns(height: height, tracking: false)
         let p = background.premultiplied16
-        var pixel = [UInt16(p.r), UInt16(p.g), UInt16(p.b), UInt16(p.a)]
         if p == .clear {
             storage = [UInt16](repeating: 0, count: width * height * 4)
         } else {
+            let pixel = SIMD4<UInt16>(UInt16(p.r), UInt16(p.g), UInt16(p.b), UInt16(p.a))
             storage = [UInt16](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-                for index in 0..<(width * height) {
-                    buffer[4 * index] = pixel[0]; buffer[4 * index + 1] = pixel[1]
-                    buffer[4 * index + 2] = pixel[2]; buffer[4 * index + 3] = pixel[3]
-                }
+                buffer.withMemoryRebound(to: SIMD4<UInt16>.self) { pixels in pixels.initialize(repeating: pixel) }
                 count = width * height * 4
             }
         }
-        pixel.removeAll()
     }
 
     /// One canvas made of equally wide bands stacked top to bottom (bands rendered in parallel).
@@ -150,12 +146,11 @@ public final class Canvas {
 
     /// Whether every pixel is fully opaque.
     public var isOpaque: Bool {
-        var index = 3
-        while index < storage.count {
-            if storage[index] != 65535 { return false }
-            index += 4
+        storage.withUnsafeBufferPointer { pixels in
+            var alpha: UInt16 = 65535
+            for index in stride(from: 3, to: pixels.count, by: 4) { alpha &= pixels[index] }
+            return alpha == 65535
         }
-        return true
     }
 
     /// Rows converted per task when converting to 8 bits on every core.
@@ -192,46 +187,45 @@ public final class Canvas {
         }
     }
 
-    /// Straight 8-bit RGB(A) of some rows, as `straightRGBA8` converts them.
+    /// Straight 8-bit RGB(A) of some rows, as `straightRGBA8` converts them (RGB is written only for opaque rows).
     func straightRGBA8(rows: Range<Int>, dropAlpha: Bool) -> [UInt8] {
-        let channels = dropAlpha ? 3 : 4
-        var output = [UInt8](repeating: 0, count: rows.count * width * channels)
+        if dropAlpha { return converted(rows: rows).rgb }
+        var output = [UInt8](repeating: 0, count: rows.count * width * 4)
         var out = 0
-        if dropAlpha {
-            // RGB is written only for opaque canvases.
-            storage.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    Self.opaqueRGB8(source.baseAddress! + rows.lowerBound * width * 4, into: target.baseAddress!, pixels: rows.count * width)
-                }
-            }
-            return output
-        }
         for index in (rows.lowerBound * width)..<(rows.upperBound * width) {
             let color = Self.straight8(r: storage[4 * index], g: storage[4 * index + 1], b: storage[4 * index + 2], a: storage[4 * index + 3])
             output[out] = color.r
             output[out + 1] = color.g
             output[out + 2] = color.b
-            if !dropAlpha { output[out + 3] = color.a }
-            out += channels
+            output[out + 3] = color.a
+            out += 4
         }
         return output
     }
 
-    /// 16-bit channels to 8-bit, rounded: (v·255 + 32767) / 65535 for every v, looked up.
-    private static let eightBit: [UInt8] = (0...65535).map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+    /// 8-bit RGB of some rows, as `straightRGBA8` converts opaque pixels; nil when one of them is not opaque.
+    func opaqueRGB8(rows: Range<Int>) -> [UInt8]? {
+        let (rgb, opaque) = converted(rows: rows)
+        return opaque ? rgb : nil
+    }
 
-    /// Opaque pixels to 8-bit RGB: premultiplied equals straight, so each channel only changes scale.
-    private static func opaqueRGB8(_ source: UnsafePointer<UInt16>, into output: UnsafeMutablePointer<UInt8>, pixels: Int) {
-        eightBit.withUnsafeBufferPointer { table in
-            var (source, output) = (source, output)
-            for _ in 0..<pixels {
-                output[0] = table[Int(source[0])]
-                output[1] = table[Int(source[1])]
-                output[2] = table[Int(source[2])]
-                source += 4
-                output += 3
+    /// Some rows as `opaqueRGB8` converts pixels, and whether all were opaque.
+    private func converted(rows: Range<Int>) -> (rgb: [UInt8], opaque: Bool) {
+        var opaque = true
+        let rgb = [UInt8](unsafeUninitializedCapacity: rows.count * width * 3) { target, initialized in
+            storage.withUnsafeBufferPointer { source in
+                opaque = Self.opaqueRGB8(source.baseAddress! + rows.lowerBound * width * 4, into: target.baseAddress!, pixels: rows.count * width)
             }
+            initialized = rows.count * width * 3
         }
+        return (rgb, opaque)
+    }
+
+    /// Opaque pixels to 8-bit RGB: premultiplied equals straight, so each channel only changes scale, rounded as
+    /// (v·255 + 32767) / 65535; whether every pixel was opaque.
+    @discardableResult
+    private static func opaqueRGB8(_ source: UnsafePointer<UInt16>, into output: UnsafeMutablePointer<UInt8>, pixels: Int) -> Bool {
+        PNGCodec.rgb8(opaque: source, pixels: pixels, into: output)
     }
 
     /// Whether rows `from..<to` hold the same pixels in both canvases (of the same width).

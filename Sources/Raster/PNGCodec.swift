@@ -106,6 +106,11 @@ public enum PNGCodec {
         return Array(UnsafeBufferPointer(start: data, count: buffer.length))
     }
 
+    /// Opaque premultiplied 16-bit pixels as 8-bit RGB, rounded as (v·255 + 32767) / 65535; whether all were opaque.
+    static func rgb8(opaque source: UnsafePointer<UInt16>, pixels: Int, into output: UnsafeMutablePointer<UInt8>) -> Bool {
+        cpng_rgb8_from_rgba16(source, pixels, output) != 0
+    }
+
     /// Decodes PNG bytes of any colour type; truncated or corrupt data is an error naming what libpng found.
     public static func decode(_ bytes: [UInt8]) throws(RasterError) -> Image {
         var pixels: UnsafeMutablePointer<UInt8>?

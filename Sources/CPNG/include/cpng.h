@@ -67,6 +67,10 @@ int cpng_splice_band(const cpng_band *base, const cpng_band_parse *kept, const u
 
 void cpng_band_parse_free(cpng_band_parse *kept);
 
+/* Opaque premultiplied 16-bit RGBA pixels as 8-bit RGB, rounded as (v·255 + 32767) / 65535; returns whether every
+   pixel was opaque (when not, the RGB of the translucent ones is not their straight colour). */
+int cpng_rgb8_from_rgba16(const uint16_t *rgba, size_t pixels, uint8_t *rgb);
+
 void cpng_band_free(cpng_band *band);
 
 /* Writes a PNG whose image data is `bands` joined in order. Returns 0, or -1 with a message in error. */
