@@ -29,7 +29,7 @@ enum FrameStagesBenchmark {
             try copy.reset(to: shared.canvas)
             engine.drawPins(layout!, friends: friends, into: copy)
         }
-        let pins = try BenchmarkClock.best(of: 5) {
+        let pins = BenchmarkClock.best(of: 5) {
             engine.drawPins(layout!, friends: friends, into: copy)
         }
         let restoring = copying - pins
