@@ -44,15 +44,10 @@ public struct MapView: Sendable, Equatable {
                      maxX: origin.x + Double(width) / pixelsPerMetre, maxY: origin.y)
     }
 
-    /// The view cut into `count` horizontal bands of whole pixel rows, top to bottom.
-    public func bands(count: Int) -> [MapView] {
-        let parts = max(1, min(count, height))
-        return (0..<parts).map { index in
-            let top = height * index / parts
-            let bottom = height * (index + 1) / parts
-            return MapView(origin: MercatorPoint(x: origin.x, y: origin.y - Double(top) / pixelsPerMetre), pixelsPerMetre: pixelsPerMetre,
-                           width: width, height: bottom - top, zoom: zoom, scale: scale)
-        }
+    /// The rows `rows` of the view as a view of their own.
+    public func band(rows: Range<Int>) -> MapView {
+        MapView(origin: MercatorPoint(x: origin.x, y: origin.y - Double(rows.lowerBound) / pixelsPerMetre), pixelsPerMetre: pixelsPerMetre,
+                width: width, height: rows.count, zoom: zoom, scale: scale)
     }
 
     /// The pixel position of a mercator point.

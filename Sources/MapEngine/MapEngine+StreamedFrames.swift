@@ -11,32 +11,45 @@ public struct EncodedFrame {
     public let layout: PinLayoutResult?
 }
 
-/// Frames as PNG, large ones band by band: a band is rendered, its pins and card drawn over it in frame
-/// coordinates, and it is handed to the encoder, so memory stays bounded by a few bands whatever the frame's
-/// size. The bytes are those of the whole-canvas path (a band gets exactly its rows of the whole frame).
+/// Frames as PNG band by band: a band is rendered, its pins and card drawn over it in frame coordinates, and
+/// it is handed to the encoder, which compresses it at once; bands are drawn on every core, no canvas of the
+/// whole frame is made, and a large frame holds only a few bands at a time. The bytes are those of the
+/// whole-canvas path (a band gets exactly its rows of the whole frame).
 extension MapEngine {
-    /// Frames of more pixels than this are streamed (the whole 16-bit canvas of one would be 64 MiB and more).
+    /// Frames of more pixels than this hold at most `streamedBandsInFlight` bands at a time (the whole 16-bit
+    /// canvas of one would be 64 MiB and more).
     public static let streamedFramePixels = 8 * 1024 * 1024
-    /// Bands rendered at once when streaming: memory is bounded by this many bands, whatever the core count.
+    /// Bands drawn at once in a frame above `streamedFramePixels`: memory is bounded by this many bands, whatever
+    /// the core count.
     public static let streamedBandsInFlight = 2
 
-    /// The PNG of a frame (at the selection camera of `selected`, with its card, when `atSelection`); frames of
-    /// more than `streamAbove` pixels are streamed.
+    /// The PNG of a frame (at the selection camera of `selected`, with its card, when `atSelection`). Frames
+    /// over shared layers, and frames too small to encode in bands, are drawn on one canvas; the others band by
+    /// band, at most `streamedBandsInFlight` at a time above `streamAbove` pixels.
     public func encodeFrame(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String? = nil, atSelection: Bool = false,
                             now: Date, viewer: Coordinate? = nil, sharing: SharedLayers? = nil,
                             streamAbove: Int = MapEngine.streamedFramePixels) throws -> EncodedFrame {
         // The selection camera keeps the frame's size, so the size decides the path before any layout is made.
         let (width, height) = (viewport.pixelWidth, viewport.pixelHeight)
-        guard width * height > streamAbove, width * height >= PNGCodec.minimumBandedPixels else {
-            let frame = if atSelection, let selected {
-                try renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer, sharing: sharing)
-            } else {
-                try renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharing)
-            }
-            let png = try frame.png()
-            if frame.shared != nil { framePool.recycle(frame.canvas) }
-            return EncodedFrame(png: png, width: width, height: height, layout: frame.layout)
+        if sharing == nil, width * height >= PNGCodec.minimumBandedPixels,
+           let frame = try encodeInBands(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: now,
+                                         viewer: viewer, inFlight: width * height > streamAbove ? Self.streamedBandsInFlight : .max) {
+            return frame
         }
+        let frame = if atSelection, let selected {
+            try renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer, sharing: sharing)
+        } else {
+            try renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharing)
+        }
+        let png = try frame.png()
+        if frame.shared != nil { framePool.recycle(frame.canvas) }
+        return EncodedFrame(png: png, width: width, height: height, layout: frame.layout)
+    }
+
+    /// The frame encoded band by band, `inFlight` bands at most at a time; nil when it needs the whole-canvas
+    /// encoding (an RGBA frame that turned out opaque, as `PNGCodec.encode` decides its channels).
+    private func encodeInBands(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String?, atSelection: Bool,
+                               now: Date, viewer: Coordinate?, inFlight: Int) throws -> EncodedFrame? {
         var framed = viewport
         var layout: PinLayoutResult?
         if atSelection {
@@ -48,12 +61,8 @@ extension MapEngine {
         if drawn.contains(.pins), layout == nil { layout = try self.layout(framed, friends: friends, selected: selected, now: now) }
         let overlay = layout.map { Overlay(layout: $0, friends: friends, cardColor: cardColor(of: selected, among: friends),
                                            cardFace: cardFace(of: selected, among: friends)) }
-        if let png = try streamFrame(framed, layers: drawn.subtracting([.pins]), overlay: overlay, now: now) {
-            return EncodedFrame(png: png, width: width, height: height, layout: layout)
-        }
-        // An RGBA frame that turned out opaque: encoded whole, as `PNGCodec.encode` decides its channels.
-        return try encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: now, viewer: viewer,
-                               sharing: sharing, streamAbove: .max)
+        guard let png = try streamFrame(framed, layers: drawn.subtracting([.pins]), overlay: overlay, now: now, inFlight: inFlight) else { return nil }
+        return EncodedFrame(png: png, width: viewport.pixelWidth, height: viewport.pixelHeight, layout: layout)
     }
 
     /// What is drawn over the base and glow of each band: the pins of a layout and, when it has one, its card.
@@ -75,30 +84,26 @@ extension MapEngine {
         return scene.look(of: friend.id, color: friend.color)
     }
 
-    /// Renders the frame's bands a round at a time (`streamedBandsInFlight` in parallel), draws the overlay over each and
-    /// encodes it; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
-    private func streamFrame(_ viewport: Viewport, layers: Set<MapLayer>, overlay: Overlay?, now: Date) throws -> [UInt8]? {
+    /// Renders the frame's bands (at most `inFlight` at a time, taken top to bottom), draws the overlay over each
+    /// and hands it to the encoder; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
+    private func streamFrame(_ viewport: Viewport, layers: Set<MapLayer>, overlay: Overlay?, now: Date, inFlight: Int) throws -> [UInt8]? {
         let view = MapView(viewport: viewport)
         let (bands, tops) = Self.bands(of: view)
         let encoder = try PNGStreamEncoder(width: view.width, height: view.height, opaque: layers.contains(.base))
-        let perRound = Self.streamedBandsInFlight
         let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
         let boxes = pinBoxes(overlay?.layout)
-        for start in stride(from: 0, to: bands.count, by: perRound) {
-            let canvases = try ConcurrentMap.map(Array(start..<min(bands.count, start + perRound))) { index in
-                let canvas = try self.renderBase(bands[index], of: view, layers: layers, now: now)
-                canvas.originY = tops[index]
-                if !names.isEmpty { self.baseMap.drawPlaceNames(names, of: view, avoiding: boxes, into: canvas) }
-                // The order of the whole-canvas path: pins, the credit, then the card over them.
-                if let overlay { self.drawPins(overlay.layout, friends: overlay.friends, into: canvas) }
-                if layers.contains(.base) { self.drawCredit(viewport, into: canvas) }
-                if let overlay, let card = overlay.layout.card {
-                    self.cardLook.draw(card, color: overlay.cardColor, look: overlay.cardFace, font: self.labelFont, masks: self.shadowMasks,
-                                       scale: viewport.scale, into: canvas)
-                }
-                return canvas
-            }.map { try $0.get() }
-            for canvas in canvases { try encoder.append(canvas) }
+        try ConcurrentMap.forEach(bands.count, workers: inFlight) { index in
+            let canvas = try self.renderBase(bands[index], of: view, layers: layers, now: now)
+            canvas.originY = tops[index]
+            if !names.isEmpty { self.baseMap.drawPlaceNames(names, of: view, avoiding: boxes, into: canvas) }
+            // The order of the whole-canvas path: pins, the credit, then the card over them.
+            if let overlay { self.drawPins(overlay.layout, friends: overlay.friends, into: canvas) }
+            if layers.contains(.base) { self.drawCredit(viewport, into: canvas) }
+            if let overlay, let card = overlay.layout.card {
+                self.cardLook.draw(card, color: overlay.cardColor, look: overlay.cardFace, font: self.labelFont, masks: self.shadowMasks,
+                                   scale: viewport.scale, into: canvas)
+            }
+            try encoder.append(canvas)
         }
         return try encoder.finish()
     }

@@ -84,10 +84,11 @@ public final class MapEngine: Sendable {
         }
     }
 
-    /// Frames are drawn as horizontal bands of this many pixel rows (a split that belongs to the frame, not to
-    /// the machine), in parallel; bands meet exactly because drawing depends only on the mercator origin, as
-    /// tiles do.
-    public static let bandHeight = 640
+    /// Frames are drawn as horizontal bands of about this many pixel rows, in parallel; bands meet without seams
+    /// because drawing depends only on the mercator origin, as tiles do. The split belongs to the frame, not to
+    /// the machine (a band's origin is rounded, so another split may change an edge pixel slightly). The phone
+    /// frame's 2,556 rows make seven bands, which two cores share evenly and encode as each is drawn.
+    public static let bandHeight = 320
     /// Bytes of shared layers (base and glow of a viewport) kept for the next viewer of the same viewport.
     public static let sharedLayerBudget = 768 * 1024 * 1024
 
@@ -143,10 +144,10 @@ public final class MapEngine: Sendable {
         return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
     }
 
-    /// A frame's bands of `bandHeight` rows, and the frame row each starts at.
+    /// A frame's bands of about `bandHeight` rows (whole bands of its PNG encoding), and the frame row each starts at.
     static func bands(of view: MapView) -> (bands: [MapView], tops: [Int]) {
-        let bands = view.bands(count: max(1, view.height / bandHeight))
-        return (bands, bands.reduce(into: [0]) { $0.append($0.last! + $1.height) })
+        let rows = PNGCodec.drawingBands(width: view.width, height: view.height, near: bandHeight)
+        return (rows.map { view.band(rows: $0) }, rows.map(\.lowerBound))
     }
 
     /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now (which

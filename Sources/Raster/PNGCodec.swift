@@ -62,6 +62,21 @@ public enum PNGCodec {
         min(256, max(options.bands, height / bandRows), max(1, height))
     }
 
+    /// Rows cut into bands of about `rows` rows to draw one by one: where the image is encoded in bands, each is
+    /// made of whole bands of the encoding, so that a band drawn is compressed without waiting for the others
+    /// (bar the first row's filter, which reads the row above).
+    public static func drawingBands(width: Int, height: Int, near rows: Int, options: Options = .snapmap) -> [Range<Int>] {
+        let parts = max(1, min(height, height / max(1, rows)))
+        guard options.bands > 1, width * height >= minimumBandedPixels else {
+            return (0..<parts).map { (height * $0 / parts)..<(height * ($0 + 1) / parts) }
+        }
+        let count = bandCount(height: height, options: options)
+        let groups = min(parts, count)
+        return (0..<groups).map { group in
+            PNGBands.rows(of: count * group / groups, count: count, height: height).0..<PNGBands.rows(of: count * (group + 1) / groups - 1, count: count, height: height).1
+        }
+    }
+
     /// Images smaller than this are compressed in one band: splitting a tile costs more than it saves.
     public static let minimumBandedPixels = 512 * 512
 

@@ -22,8 +22,9 @@ enum BaseMapBenchmark {
         let mapnikFrame = try mapnikJSON(["frame", "--center=\(center)", "--zoom", String(zoom), "--size", "393x852", "--scale", "3",
                                           "--repeat", "5", "--out", scratch.appendingPathComponent("mapnik.png").path])
         let viewport = try Viewport(center: Coordinate(parsing: center, field: "center"), zoom: zoom, size: ScreenSize(width: 393, height: 852), scale: 3)
-        _ = try PNGCodec.encode(engine.renderFrame(viewport, now: engine.scene.capturedAt).canvas)
-        let frame = try BenchmarkClock.mean(of: 5) { _ = try PNGCodec.encode(engine.renderFrame(viewport, now: engine.scene.capturedAt).canvas) }
+        // The engine's render + PNG of a frame, as `snapmap render` and the server make it.
+        _ = try engine.encodeFrame(viewport, layers: [.base], friends: [], now: engine.scene.capturedAt)
+        let frame = try BenchmarkClock.mean(of: 5) { _ = try engine.encodeFrame(viewport, layers: [.base], friends: [], now: engine.scene.capturedAt) }
 
         let mapnikTiles = try mapnikJSON(["tiles", "--bbox=\(box)", "--zooms", "12-16", "--out", scratch.appendingPathComponent("mapnik-tiles").path])
         let cover = try TileCover(bounds: GeoBoundingBox(parsing: box, field: "bbox"), zooms: 12...16)

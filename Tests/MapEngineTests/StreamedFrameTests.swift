@@ -4,11 +4,12 @@ import Raster
 import Testing
 @testable import MapEngine
 
-/// Large frames are rendered and encoded band by band; these frames are streamed on purpose (`streamAbove: 0`)
-/// and must give the bytes of the whole-canvas path, pins and card included, opaque and translucent.
+/// Frames are rendered and encoded band by band, on every core or (large ones, here on purpose with
+/// `streamAbove: 0`) a few bands at a time, and must give the bytes of the whole-canvas path, pins and card
+/// included, opaque and translucent.
 @Suite("Frames streamed band by band")
 struct StreamedFrameTests {
-    @Test func streamedFramesGiveTheBytesOfTheWholeCanvas() throws {
+    @Test func bandedFramesGiveTheBytesOfTheWholeCanvas() throws {
         let engine = try EngineFixture.engine.get()
         let friends = try LiveFixture.samsFriends()
         let scene = engine.scene
@@ -21,10 +22,19 @@ struct StreamedFrameTests {
         ]
         for (center, zoom, scale, layers, selected, atSelection) in cases {
             let viewport = try Viewport(center: center, zoom: zoom, size: ScreenSize(width: 393, height: 852), scale: scale, insets: scene.viewport.insets)
-            let whole = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: scene.capturedAt)
+            let whole = if atSelection, let selected {
+                try engine.renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: scene.capturedAt)
+            } else {
+                try engine.renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: scene.capturedAt)
+            }
+            let wholePNG = try whole.png()
+            let banded = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: scene.capturedAt)
             let streamed = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection,
                                                   now: scene.capturedAt, streamAbove: 0)
-            #expect(streamed.png == whole.png, "\(center) z\(zoom) @\(scale)x \(layers.map(\.rawValue).sorted()) \(selected ?? "none") \(atSelection)")
+            let named = "\(center) z\(zoom) @\(scale)x \(layers.map(\.rawValue).sorted()) \(selected ?? "none") \(atSelection)"
+            #expect(banded.png == wholePNG, "\(named)")
+            #expect(streamed.png == wholePNG, "\(named)")
+            #expect(banded.layout?.pins.map(\.id) == whole.layout?.pins.map(\.id))
             #expect(streamed.layout?.pins.map(\.id) == whole.layout?.pins.map(\.id))
         }
     }

@@ -56,13 +56,14 @@ struct BandTests {
 
 @Suite("Streamed PNG encoding")
 struct StreamedPNGTests {
-    /// Bands of uneven heights (not aligned with the PNG's own bands) give the bytes of the whole canvas's PNG,
-    /// opaque (RGB) and translucent (RGBA).
+    /// Bands of uneven heights (some inside one of the PNG's own bands, some across several) handed over in
+    /// any order and from several threads at once give the bytes of the whole canvas's PNG, opaque (RGB) and
+    /// translucent (RGBA).
     @Test(arguments: [true, false])
     func bandsEncodeToTheBytesOfTheWholeFrame(opaque: Bool) throws {
         let (width, height) = (700, 1003)
         let background = opaque ? Color(r: 170, g: 211, b: 223, a: 255) : .clear
-        func draw(_ canvas: Canvas) {
+        @Sendable func draw(_ canvas: Canvas) {
             for index in 0..<40 {
                 let y = Double(index) * 25.3
                 canvas.fill(.circle(center: Point(Double(index * 17 % width), y), radius: 30 + Double(index % 7) * 9),
@@ -71,18 +72,60 @@ struct StreamedPNGTests {
         }
         let whole = try Canvas(width: width, height: height, background: background)
         draw(whole)
-        let encoder = try PNGStreamEncoder(width: width, height: height, opaque: opaque)
-        for (top, bottom) in [(0, 1), (1, 130), (130, 640), (640, 641), (641, 1003)] {
-            let band = try Canvas(width: width, height: bottom - top, background: background, originY: top)
-            draw(band)
-            try encoder.append(band)
+        let expected = try PNGCodec.encode(whole)
+        let splits: [[Range<Int>]] = [
+            [0..<1, 1..<130, 130..<640, 640..<641, 641..<1003],
+            PNGCodec.drawingBands(width: width, height: height, near: 120),
+        ]
+        for (number, split) in splits.enumerated() {
+            for order in [Array(split.indices), Array(split.indices.reversed()), [2, 0, 4, 1, 3].filter { $0 < split.count } + Array(5..<max(5, split.count))] {
+                let encoder = try PNGStreamEncoder(width: width, height: height, opaque: opaque)
+                let failures = Failures()
+                DispatchQueue.concurrentPerform(iterations: order.count) { slot in
+                    let rows = split[order[slot]]
+                    do {
+                        let band = try Canvas(width: width, height: rows.count, background: background, originY: rows.lowerBound)
+                        draw(band)
+                        try encoder.append(band)
+                    } catch {
+                        failures.record(error)
+                    }
+                }
+                #expect(failures.count == 0)
+                #expect(try encoder.finish() == expected, "split \(number) in the order \(order)")
+            }
         }
-        #expect(try encoder.finish() == PNGCodec.encode(whole))
     }
 
-    @Test func bandsOutOfOrderAreRefused() throws {
+    @Test func drawingBandsAreWholeBandsOfTheEncodingInOrder() {
+        for (width, height, near) in [(1179, 2556, 320), (1179, 2556, 600), (7998, 7998, 600), (700, 1003, 120), (256, 256, 600), (512, 700, 100)] {
+            let bands = PNGCodec.drawingBands(width: width, height: height, near: near)
+            #expect(bands.first?.lowerBound == 0 && bands.last?.upperBound == height)
+            #expect(zip(bands, bands.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound && !$0.isEmpty })
+            #expect(bands.count == max(1, min(height / near, PNGCodec.bandCount(height: height, options: .snapmap))) || width * height < PNGCodec.minimumBandedPixels)
+            guard width * height >= PNGCodec.minimumBandedPixels else { continue }
+            let count = PNGCodec.bandCount(height: height, options: .snapmap)
+            let starts = Set((0..<count).map { PNGBands.rows(of: $0, count: count, height: height).0 })
+            #expect(bands.allSatisfy { starts.contains($0.lowerBound) }, "\(width)×\(height) near \(near)")
+        }
+    }
+
+    @Test func overlappingMissingOrTranslucentBandsAreRefused() throws {
         let encoder = try PNGStreamEncoder(width: 600, height: 600, opaque: false)
-        #expect(throws: RasterError.self) { try encoder.append(try Canvas(width: 600, height: 10, originY: 5)) }
+        try encoder.append(try Canvas(width: 600, height: 10, originY: 5))
+        #expect(throws: RasterError.self) { try encoder.append(try Canvas(width: 600, height: 10, originY: 10)) }
+        #expect(throws: RasterError.self) { try encoder.append(try Canvas(width: 599, height: 10, originY: 20)) }
+        #expect(throws: RasterError.self) { try encoder.append(try Canvas(width: 600, height: 10, originY: 595)) }
         #expect(throws: RasterError.self) { try encoder.finish() }
+        let opaque = try PNGStreamEncoder(width: 600, height: 600, opaque: true)
+        #expect(throws: RasterError.self) { try opaque.append(try Canvas(width: 600, height: 600)) }
+    }
+
+    /// Errors thrown on the threads that hand bands over.
+    private final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var errors: [any Error] = []
+        var count: Int { lock.withLock { errors.count } }
+        func record(_ error: any Error) { lock.withLock { errors.append(error) } }
     }
 }
