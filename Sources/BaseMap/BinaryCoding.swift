@@ -28,19 +28,21 @@ struct BinaryWriter {
     }
 }
 
-/// Reads what `BinaryWriter` wrote, refusing to read past the end.
+/// Reads what `BinaryWriter` wrote, refusing to read past the end; arrays are copied out of the bytes
+/// (which may be a mapped file) in one pass each.
 struct BinaryReader {
-    let bytes: [UInt8]
+    let bytes: Data
     let file: String
-    private(set) var offset = 0
+    private(set) var offset: Int
 
-    init(bytes: [UInt8], file: String) {
+    init(bytes: Data, file: String) {
         self.bytes = bytes
         self.file = file
+        offset = bytes.startIndex
     }
 
     private mutating func take(_ count: Int) throws(BaseMapError) -> Range<Int> {
-        guard count >= 0, count <= bytes.count - offset else {
+        guard count >= 0, count <= bytes.endIndex - offset else {
             throw BaseMapError(file: file, message: "truncated cache: wanted \(count) bytes at \(offset) of \(bytes.count)")
         }
         defer { offset += count }
@@ -50,44 +52,46 @@ struct BinaryReader {
     /// A count of items of `size` bytes, checked against the bytes that remain before anything is allocated.
     private mutating func count(of size: Int) throws(BaseMapError) -> Int {
         let count = try int()
-        guard count >= 0, count <= (bytes.count - offset) / size else {
-            throw BaseMapError(file: file, message: "corrupt cache: a count of \(count) at \(offset) does not fit the \(bytes.count - offset) bytes left")
+        guard count >= 0, count <= (bytes.endIndex - offset) / size else {
+            throw BaseMapError(file: file, message: "corrupt cache: a count of \(count) at \(offset) does not fit the \(bytes.endIndex - offset) bytes left")
         }
         return count
     }
 
-    mutating func int() throws(BaseMapError) -> Int {
-        let range = try take(8)
-        var value: UInt64 = 0
-        for (shift, byte) in bytes[range].enumerated() { value |= UInt64(byte) << (8 * UInt64(shift)) }
-        return Int(Int64(bitPattern: value))
-    }
-
-    mutating func doubles() throws(BaseMapError) -> [Double] {
-        let count = try count(of: MemoryLayout<Double>.size)
-        let range = try take(count * MemoryLayout<Double>.size)
-        return [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-            bytes[range].withUnsafeBytes { source in
-                for index in 0..<count { buffer[index] = source.loadUnaligned(fromByteOffset: index * 8, as: Double.self) }
+    /// `count` little-endian 8-byte values starting at byte `start` of `bytes`, as `make` turns their bits.
+    private func words<T>(at start: Int, count: Int, _ make: (UInt64) -> T) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            bytes.withUnsafeBytes { raw in
+                for index in 0..<count {
+                    buffer[index] = make(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start - bytes.startIndex + index * 8, as: UInt64.self)))
+                }
             }
             initialized = count
         }
     }
 
+    mutating func int() throws(BaseMapError) -> Int {
+        let range = try take(8)
+        return words(at: range.lowerBound, count: 1) { Int(Int64(bitPattern: $0)) }[0]
+    }
+
+    mutating func doubles() throws(BaseMapError) -> [Double] {
+        let count = try count(of: 8)
+        return words(at: try take(count * 8).lowerBound, count: count) { Double(bitPattern: $0) }
+    }
+
     mutating func ints() throws(BaseMapError) -> [Int] {
         let count = try count(of: 8)
-        var values: [Int] = []
-        values.reserveCapacity(count)
-        for _ in 0..<count { values.append(try int()) }
-        return values
+        return words(at: try take(count * 8).lowerBound, count: count) { Int(Int64(bitPattern: $0)) }
     }
 
     mutating func uint8s() throws(BaseMapError) -> [UInt8] {
         let count = try count(of: 1)
-        return Array(bytes[try take(count)])
+        return [UInt8](bytes[try take(count)])
     }
 
     mutating func string() throws(BaseMapError) -> String {
-        String(decoding: try uint8s(), as: UTF8.self)
+        let count = try count(of: 1)
+        return String(decoding: bytes[try take(count)], as: UTF8.self)
     }
 }
