@@ -1,5 +1,8 @@
 # snapmap: `make run` (the main job) and `make test` do all the set-up on a fresh Debian 12 machine.
 SWIFT ?= swift
+# Release binaries carry the Swift runtime and Foundation: a command starts without resolving thousands of
+# symbols across shared libraries. Both products take the flag (switching it rebuilds every module).
+RELEASE := -c release --static-swift-stdlib
 RELEASE_BIN := .build/release/snapmap
 OUT ?= out
 
@@ -10,7 +13,7 @@ setup:
 	@scripts/python-setup.sh
 
 build: setup
-	$(SWIFT) build -c release --product snapmap
+	$(SWIFT) build $(RELEASE) --product snapmap
 
 basemap: build
 	$(RELEASE_BIN) import-basemap
@@ -29,8 +32,8 @@ test: setup
 bench: setup
 	@scripts/setup.sh scripts/bench-packages.txt
 	@scripts/python-setup.sh scripts/python-packages.txt scripts/bench-python-packages.txt
-	$(SWIFT) build -c release --product snapmap-bench
-	$(SWIFT) build -c release --product snapmap
+	$(SWIFT) build $(RELEASE) --product snapmap-bench
+	$(SWIFT) build $(RELEASE) --product snapmap
 	.build/release/snapmap import-basemap
 	.build/release/snapmap-bench
 
