@@ -74,8 +74,8 @@ public struct HeatStyle: Sendable {
         return Color(r: mix(c0.r, c1.r), g: mix(c0.g, c1.g), b: mix(c0.b, c1.b), a: mix(c0.a, c1.a))
     }
 
-    /// Reads the `heat` object of a style file.
-    public static func load(_ url: URL) throws -> HeatStyle {
+    /// Reads the `heat` object of a style file's bytes; errors name the file and the field.
+    public static func parse(_ data: Data, file: String) throws -> HeatStyle {
         struct File: Decodable {
             struct Heat: Decodable {
                 let radius: Double
@@ -96,10 +96,10 @@ public struct HeatStyle: Sendable {
         }
         let heat: File.Heat
         do {
-            heat = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).heat
+            heat = try JSONDecoder().decode(File.self, from: data).heat
         } catch {
             let failure = DecodingFailure(error)
-            throw RasterError.invalid(field: "\(url.lastPathComponent): " + (failure.path.isEmpty ? "heat" : failure.path), reason: failure.message)
+            throw RasterError.invalid(field: "\(file): " + (failure.path.isEmpty ? "heat" : failure.path), reason: failure.message)
         }
         var stops: [(Double, Color)] = []
         for (index, stop) in heat.ramp.enumerated() {

@@ -24,23 +24,23 @@ public struct CardLook: Sendable {
         let card: Card
     }
 
-    /// Reads the `card` section; errors name the field.
-    public static func load(_ url: URL) throws -> CardLook {
+    /// Reads the `card` section of a style file's bytes; errors name the file and the field.
+    public static func parse(_ data: Data, file: String) throws -> CardLook {
         let card: File.Card
         do {
-            card = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).card
+            card = try JSONDecoder().decode(File.self, from: data).card
         } catch {
-            throw FixtureError.describing(error, file: url.lastPathComponent)
+            throw FixtureError.describing(error, file: file)
         }
         func color(_ text: String, _ name: String) throws -> Color {
-            do { return try Color(hex: text) } catch { throw FixtureError(file: url.lastPathComponent, path: "card.\(name)", message: error.description) }
+            do { return try Color(hex: text) } catch { throw FixtureError(file: file, path: "card.\(name)", message: error.description) }
         }
         let m = card.metrics
         for (name, value) in [("cornerRadius", m.cornerRadius), ("padding", m.padding), ("avatarSize", m.avatarSize), ("nameSize", m.nameSize),
                               ("detailSize", m.detailSize), ("buttonHeight", m.buttonHeight), ("bottomMargin", m.bottomMargin),
                               ("grabberWidth", m.grabberWidth), ("grabberHeight", m.grabberHeight), ("shadowBlur", card.shadowBlur)]
         where !(value.isFinite && (0...200).contains(value)) {
-            throw FixtureError(file: url.lastPathComponent, path: "card.\(name)", message: "\(value) is out of range: allowed 0 … 200")
+            throw FixtureError(file: file, path: "card.\(name)", message: "\(value) is out of range: allowed 0 … 200")
         }
         return CardLook(metrics: m, sheet: try color(card.sheet, "sheet"), grabber: try color(card.grabber, "grabber"), name: try color(card.name, "name"),
                         detail: try color(card.detail, "detail"), button: try color(card.button, "button"),

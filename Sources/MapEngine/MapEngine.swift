@@ -45,28 +45,35 @@ public final class MapEngine: Sendable {
     let framePool = FramePool()
     /// Shared-layer keys by view, glow revision and hour (so the glow's points are not gathered for every frame).
     let layerKeys = ByteBudgetCache<String, String>(budget: 1024)
-    /// The delivery-tracking client's routes and its muted map.
-    public let routes: RouteCatalog
-    public let trackingMap: BaseMapRenderer
+    /// The delivery-tracking client's routes and its muted map, loaded on first use by the commands and requests
+    /// that need them.
+    private let loadedRoutes: LoadedOnUse<RouteCatalog>
+    private let loadedTrackingMap: LoadedOnUse<BaseMapRenderer>
+    public var routes: RouteCatalog { get throws { try loadedRoutes.value() } }
+    public var trackingMap: BaseMapRenderer { get throws { try loadedTrackingMap.value() } }
     /// The base map as Mapbox Vector Tiles.
     public let vectorTiles: VectorTileMaker
 
-    /// Loads the scene, the style, the label font and the base map (from its cache, importing it when the
-    /// cache is missing or stale).
+    /// Loads the scene, the style (its file read once for every section), the label font and the base map (from
+    /// its cache, importing it when the cache is missing or stale).
     public init(paths: DataPaths) throws {
         self.paths = paths
         scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
-        let style = try MapStyle.load(paths.styleFile)
+        let styleFile = paths.styleFile.lastPathComponent
+        let styleData: Data
+        do { styleData = try Data(contentsOf: paths.styleFile) } catch { throw FixtureError.describing(error, file: styleFile) }
+        let style = try MapStyle.parse(styleData, file: styleFile)
         let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
-        labelFont = try InterFont.bold.load()
+        let labelFont = try InterFont.bold.load()
+        self.labelFont = labelFont
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
         vectorTiles = VectorTileMaker(store: store, style: style)
-        pinLook = try PinLook.load(paths.styleFile)
-        cardLook = try CardLook.load(paths.styleFile)
-        routes = try RouteCatalog.load(dataDirectory: paths.dataDirectory)
-        trackingMap = BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont)
+        pinLook = try PinLook.parse(styleData, file: styleFile)
+        cardLook = try CardLook.parse(styleData, file: styleFile)
+        loadedRoutes = LoadedOnUse { try RouteCatalog.load(dataDirectory: paths.dataDirectory) }
+        loadedTrackingMap = LoadedOnUse { BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont) }
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)
-        heatStyle = try HeatStyle.load(paths.styleFile)
+        heatStyle = try HeatStyle.parse(styleData, file: styleFile)
         glow = SnapAggregate(settings: .init(halfLifeHours: heatStyle.halfLifeHours, minimumPosters: heatStyle.minimumPosters))
         glowLatitude = scene.viewport.center.lat
     }

@@ -41,13 +41,13 @@ public struct PinLook: Sendable {
         let pins: Pins
     }
 
-    /// Reads and validates the `pins` section; errors name the field.
-    public static func load(_ url: URL) throws -> PinLook {
+    /// Reads and validates the `pins` section of a style file's bytes; errors name the file and the field.
+    public static func parse(_ data: Data, file: String) throws -> PinLook {
         let pins: File.Pins
         do {
-            pins = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).pins
+            pins = try JSONDecoder().decode(File.self, from: data).pins
         } catch {
-            throw FixtureError.describing(error, file: url.lastPathComponent)
+            throw FixtureError.describing(error, file: file)
         }
         let sizes: [(String, Double, ClosedRange<Double>)] = [
             ("avatarSize", pins.layout.avatarSize, 8...256), ("ringWidth", pins.layout.ringWidth, 0...16),
@@ -58,10 +58,10 @@ public struct PinLook: Sendable {
             ("shadowBlur", pins.shadowBlur, 0...32), ("shadowOffsetY", pins.shadowOffsetY, -32...32),
         ]
         for (name, value, range) in sizes where !(value.isFinite && range.contains(value)) {
-            throw FixtureError(file: url.lastPathComponent, path: "pins.\(name)", message: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
+            throw FixtureError(file: file, path: "pins.\(name)", message: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
         }
         func color(_ text: String, _ name: String) throws -> Color {
-            do { return try Color(hex: text) } catch { throw FixtureError(file: url.lastPathComponent, path: "pins.\(name)", message: error.description) }
+            do { return try Color(hex: text) } catch { throw FixtureError(file: file, path: "pins.\(name)", message: error.description) }
         }
         return PinLook(layout: pins.layout, avatar: pins.avatar, ring: try color(pins.ring, "ring"), selectedRing: try color(pins.selectedRing, "selectedRing"),
                        initials: try color(pins.initials, "initials"), initialsFontSize: pins.initialsFontSize,

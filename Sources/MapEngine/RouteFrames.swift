@@ -86,8 +86,9 @@ extension MapEngine {
         let viewport = try frame.viewport()
         try checkFrame(viewport)
         let view = MapView(viewport: viewport)
-        let canvas = try trackingMap.render(view, asFrame: true)
-        trackingMap.drawPlaceNames(trackingMap.placeNames(for: view), of: view, avoiding: [], into: canvas)
+        let map = try trackingMap
+        let canvas = try map.render(view, asFrame: true)
+        map.drawPlaceNames(map.placeNames(for: view), of: view, avoiding: [], into: canvas)
         return canvas
     }
 

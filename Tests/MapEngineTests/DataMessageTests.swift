@@ -24,7 +24,7 @@ struct DataMessageTests {
         let array = DecodingFailure(DecodingErrorProbe.error { try JSONDecoder().decode([String: Int].self, from: Data("[]".utf8)) })
         #expect(array.message == "expected an object" && !array.description.contains("Dictionary<"))
         let style = try write("{\"heat\": {\"radius\": \"wide\"}}")
-        #expect { try HeatStyle.load(style) } throws: { "\($0)".contains("heat.radius") && "\($0)".contains("expected a number") && !"\($0)".contains("DecodingError") }
+        #expect { try HeatStyle.parse(Data(contentsOf: style), file: style.lastPathComponent) } throws: { "\($0)".contains("heat.radius") && "\($0)".contains("expected a number") && !"\($0)".contains("DecodingError") }
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 struct RouteTests {
     private func routes() throws -> (MapEngine, [DeliveryRoute]) {
         let engine = try EngineFixture.engine.get()
-        let catalog = engine.routes
+        let catalog = try engine.routes
         return (engine, [try catalog.route(named: "lucias"), try catalog.route(named: "sakura"),
                          try catalog.route(named: "arc:40.6790,-73.9770"), try catalog.route(named: "lucias").last(250)])
     }
