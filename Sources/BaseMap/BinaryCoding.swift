@@ -71,8 +71,8 @@ struct BinaryReader {
     }
 
     mutating func int() throws(BaseMapError) -> Int {
-        let range = try take(8)
-        return words(at: range.lowerBound, count: 1) { Int(Int64(bitPattern: $0)) }[0]
+        let start = try take(8).lowerBound - bytes.startIndex
+        return bytes.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: Int64.self))) }
     }
 
     mutating func doubles() throws(BaseMapError) -> [Double] {
@@ -92,6 +92,7 @@ struct BinaryReader {
 
     mutating func string() throws(BaseMapError) -> String {
         let count = try count(of: 1)
-        return String(decoding: bytes[try take(count)], as: UTF8.self)
+        let start = try take(count).lowerBound - bytes.startIndex
+        return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
     }
 }
