@@ -186,8 +186,10 @@ final class CoverageAccumulator {
             var sum: Float = 0
             var spanStart = -1
             var column = first
+            // The end of the last run of zero cells found too short to hand over: its cells are not scanned again.
+            var shortRunEnd = first
             while column <= last {
-                if cells[base + column] == 0 && column > first {
+                if column >= shortRunEnd && cells[base + column] == 0 && column > first {
                     var end = column + 1
                     while end <= last && cells[base + end] == 0 { end += 1 }
                     if end - column >= Self.minimumUniformRun {
@@ -198,6 +200,7 @@ final class CoverageAccumulator {
                         column = end
                         continue
                     }
+                    shortRunEnd = end
                 }
                 sum += cells[base + column]
                 cells[base + column] = 0
