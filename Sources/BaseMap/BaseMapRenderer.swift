@@ -38,11 +38,12 @@ public final class BaseMapRenderer: Sendable {
         let bufferMetres = ((widest + style.casingWidth.value(at: view.zoom)) * view.scale / 2 + Self.bufferPixels) / view.pixelsPerMetre
         let area = view.mercatorBounds.expanded(by: bufferMetres)
 
+        let rows = Double(canvas.originY)..<Double(canvas.originY + canvas.height)
         let land = BaseMapStore.features(of: store.land, grid: store.landGrid, in: area)
-        canvas.fill(contours: generalizer.contours(store.land, features: land, closed: true), paint: .solid(style.land))
+        canvas.fill(contours: generalizer.rings(store.land, features: land, rows: rows), paint: .solid(style.land))
         if view.zoom >= style.parkMinZoom {
             let parks = BaseMapStore.features(of: store.parks, grid: store.parkGrid, in: area)
-            canvas.fill(contours: generalizer.contours(store.parks, features: parks, closed: true), paint: .solid(style.park))
+            canvas.fill(contours: generalizer.rings(store.parks, features: parks, rows: rows), paint: .solid(style.park))
         }
         let streets = streetContours(generalizer: generalizer, area: area)
         let casing = style.casingWidth.value(at: view.zoom)

@@ -24,14 +24,28 @@ struct Generalizer {
         return max(bounds.width, 1e-9) * max(bounds.height, 1e-9) >= minArea || max(bounds.width, bounds.height) * view.pixelsPerMetre >= 1
     }
 
-    /// The simplified pixel contour of one part.
-    func contour(_ table: FeatureTable, part: Int, closed: Bool) -> Contour {
+    /// The simplified pixel contour of one part. With `rows` (the rows of the canvas a closed part is filled on),
+    /// a point whose neighbours lie, like it, on or above the first row or on or below the end is left out: the
+    /// two edges it joined add no coverage there, nor does the edge that replaces them, so the fill is the same
+    /// to the bit, and a ring around the whole city costs a band of a frame only its points near the band.
+    func contour(_ table: FeatureTable, part: Int, closed: Bool, rows: Range<Double>? = nil) -> Contour {
         let range = table.points(ofPart: part)
         var points: [Point] = []
         points.reserveCapacity(range.count)
+        func append(_ point: Point) {
+            if let rows, points.count >= 2 {
+                let (a, b) = (points[points.count - 2], points[points.count - 1])
+                if (a.y <= rows.lowerBound && b.y <= rows.lowerBound && point.y <= rows.lowerBound)
+                    || (a.y >= rows.upperBound && b.y >= rows.upperBound && point.y >= rows.upperBound) {
+                    points[points.count - 1] = point
+                    return
+                }
+            }
+            points.append(point)
+        }
         var lastX = table.xs[range.lowerBound]
         var lastY = table.ys[range.lowerBound]
-        points.append(Self.point(view.pixel(x: lastX, y: lastY)))
+        append(Self.point(view.pixel(x: lastX, y: lastY)))
         let last = range.upperBound - 1
         for index in (range.lowerBound + 1)..<range.upperBound {
             let x = table.xs[index]
@@ -39,7 +53,7 @@ struct Generalizer {
             let dx = x - lastX
             let dy = y - lastY
             if dx * dx + dy * dy >= toleranceSquared || index == last {
-                points.append(Self.point(view.pixel(x: x, y: y)))
+                append(Self.point(view.pixel(x: x, y: y)))
                 lastX = x
                 lastY = y
             }
@@ -50,11 +64,12 @@ struct Generalizer {
     @inline(__always)
     private static func point(_ pixel: (x: Double, y: Double)) -> Point { Point(pixel.x, pixel.y) }
 
-    /// Every part of every given feature as simplified contours.
-    func contours(_ table: FeatureTable, features: [Int], closed: Bool) -> [Contour] {
+    /// Every part of every given feature as simplified closed contours, to fill on a canvas showing `rows` of the
+    /// view (see `contour`).
+    func rings(_ table: FeatureTable, features: [Int], rows: Range<Double>) -> [Contour] {
         var result: [Contour] = []
         for feature in features where isVisible(table, feature: feature) {
-            for part in table.parts(of: feature) { result.append(contour(table, part: part, closed: closed)) }
+            for part in table.parts(of: feature) { result.append(contour(table, part: part, closed: true, rows: rows)) }
         }
         return result
     }
