@@ -23,9 +23,14 @@ extension Canvas {
     func composite(_ accumulator: CoverageAccumulator, paint: Paint, rule: FillRule, opacity: Double) {
         let scale = Float(min(max(opacity, 0), 1))
         let width = width
+        // A copy that tracks its touched columns marks each span; other canvases only count them, once per fill
+        // (the property is not accessed, with its exclusivity check, at every span).
+        let tracking = touched.isTracking
+        var spans = 0
+        defer { touched.count(spans) }
         storage.withUnsafeMutableBufferPointer { pixels in
             accumulator.sweep(rule: rule) { row, columns, uniform in
-                touched.mark(row: row, columns: columns)
+                if tracking { touched.mark(row: row, columns: columns) } else { spans += 1 }
                 let coverage = accumulator.coverage
                 let rowBase = row * width
                 let frameRow = Double(row + originY)

@@ -20,6 +20,11 @@ struct TouchedColumns {
         isTracking = tracking
     }
 
+    /// Counts `spans` drawn on a canvas that does not track its columns (as many marks).
+    mutating func count(_ spans: Int) {
+        marks &+= spans
+    }
+
     /// Marks `columns` of one row (rows outside the canvas are ignored).
     mutating func mark(row: Int, columns: Range<Int>) {
         guard row >= 0, row < height, !columns.isEmpty else { return }
