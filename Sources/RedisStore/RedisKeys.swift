@@ -75,12 +75,15 @@ enum RedisKeys {
 
     /// Adds a person when the id is free, atomically (one key): 1 added, 0 taken.
     static let addPersonScript = "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
-    /// Keeps a fix only when newer than the stored one, expiring 24 h (and a minute) after it was taken: 1 kept.
+    /// Keeps a fix (`values`, then the server's now in milliseconds) only when newer than the stored one and
+    /// younger than 24 h and a minute by the server's clock, expiring when it is that old: 1 kept.
     static let recordFixScript = """
         local stored = redis.call('HGET', KEYS[1], 'taken_ms')
         if stored and tonumber(stored) >= tonumber(ARGV[8]) then return 0 end
+        local left = tonumber(ARGV[8]) + 86460000 - tonumber(ARGV[11])
+        if left <= 0 then return 0 end
         redis.call('HSET', KEYS[1], unpack(ARGV, 1, 10))
-        redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[8]) + 86460000)
+        redis.call('PEXPIRE', KEYS[1], left)
         return 1
         """
 }

@@ -48,10 +48,20 @@ extension RedisLiveStore {
             byHour[Self.hour(snap.takenAt), default: []].append(
                 "\(snap.person.rawValue),\(snap.coordinate.lat),\(snap.coordinate.lon),\(RedisKeys.milliseconds(snap.takenAt))")
         }
-        try write(byHour.sorted { $0.key < $1.key }.flatMap { hour, entries in
-            [["RPUSH", RedisKeys.snaps(hour: hour)] + entries,
-             ["EXPIREAT", RedisKeys.snaps(hour: hour), String((hour + 1 + Self.snapHoursKept) * 3600)]]
-        })
+        // An hour already past the Snaps kept (by the server's clock) is not written: nothing reads it.
+        let now = clock()
+        let commands = byHour.sorted { $0.key < $1.key }.flatMap { hour, entries in
+            guard let left = Self.secondsLeft(hour: hour, now: now) else { return [[String]]() }
+            return [["RPUSH", RedisKeys.snaps(hour: hour)] + entries, ["EXPIRE", RedisKeys.snaps(hour: hour), String(left)]]
+        }
+        if !commands.isEmpty { try write(commands) }
+    }
+
+    /// The seconds an hour's list of Snaps has left at `now` (the server's): it goes `snapHoursKept` hours after the
+    /// hour ends; nil when that is past.
+    static func secondsLeft(hour: Int, now: Date) -> Int? {
+        let left = (hour + 1 + snapHoursKept) * 3600 - Int(now.timeIntervalSince1970.rounded(.down))
+        return left > 0 ? left : nil
     }
 
     public func snaps(since: Date) throws -> [PublicSnap] {
@@ -72,7 +82,8 @@ extension RedisLiveStore {
             let kept = entries.filter { entry in Self.snap(entry).map { $0.takenAt >= before } ?? false }
             dropped += entries.count - kept.count
             guard kept.count != entries.count else { continue }
-            let restore = [["RPUSH", RedisKeys.snaps(hour: hour)] + kept, ["EXPIREAT", RedisKeys.snaps(hour: hour), String((hour + 1 + Self.snapHoursKept) * 3600)]]
+            let left = Self.secondsLeft(hour: hour, now: clock())
+            let restore = left.map { [["RPUSH", RedisKeys.snaps(hour: hour)] + kept, ["EXPIRE", RedisKeys.snaps(hour: hour), String($0)]] } ?? []
             try write([["DEL", RedisKeys.snaps(hour: hour)]] + (kept.isEmpty ? [] : restore))
         }
         return dropped

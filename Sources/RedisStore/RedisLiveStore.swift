@@ -5,17 +5,21 @@ import LiveMap
 /// The live store on Redis Cluster, for snapmap replicas that keep no state of their own. A person's keys share a
 /// hash tag; a friendship is two asks, each written in its asker's slot, so no change spans slots and a
 /// half-made friend request is never seen as a friendship. Writes wait for a replica (`WAIT 1`) before they
-/// return; a viewer's friends are read in one pipelined round per node.
+/// return; a viewer's friends are read in one pipelined round per node. What expires (fixes, the hourly lists of
+/// Snaps) expires by the server's clock: the time it has left is set, never an instant of Redis's own clock.
 public final class RedisLiveStore: LiveStore {
     let cluster: RedisCluster
+    /// The server's clock, which the time left before a key expires is measured from.
+    let clock: @Sendable () -> Date
 
-    public init(cluster: RedisCluster) {
+    public init(cluster: RedisCluster, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.cluster = cluster
+        self.clock = clock
     }
 
     /// Connects to the cluster at `redis://host:port[,host:port…]`.
-    public convenience init(url: String) throws {
-        self.init(cluster: try RedisCluster(seeds: RedisCluster.seeds(from: url)))
+    public convenience init(url: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.init(cluster: try RedisCluster(seeds: RedisCluster.seeds(from: url)), clock: clock)
     }
 
     /// Runs writes that return once a replica has them; a cluster that cannot answer is `unavailable` (503).
@@ -134,7 +138,8 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
+        try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix) + [String(RedisKeys.milliseconds(clock()))]])[0]
+            .integer == 1
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {
@@ -175,8 +180,9 @@ extension RedisLiveStore {
             commands.append(["HSET", RedisKeys.asks(ask.from), ask.to.rawValue, RedisKeys.encode(ask.details)])
             commands.append(["SADD", RedisKeys.askedBy(ask.to), ask.from.rawValue])
         }
+        let now = String(RedisKeys.milliseconds(clock()))
         for (id, fix) in fixes {
-            commands.append(["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix))
+            commands.append(["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix) + [now])
         }
         for (hash, id) in tokenHashes {
             commands.append(["SET", RedisKeys.token(hash), id.rawValue])

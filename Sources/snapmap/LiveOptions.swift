@@ -18,21 +18,22 @@ enum LiveOptions {
     }
 
     /// Opens the store (`--store redis://…`, else the SQLite file), seeding it from the fixture when it is new.
-    /// On Redis Cluster, changes also travel to the other replicas through its sharded pub/sub.
-    static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene) throws -> LiveMapService {
-        let (store, bus) = try openStore(options, dataDirectory: dataDirectory)
+    /// On Redis Cluster, changes also travel to the other replicas through its sharded pub/sub; `clock` is the
+    /// server's, which what expires there is timed by.
+    static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene, clock: @escaping @Sendable () -> Date) throws -> LiveMapService {
+        let (store, bus) = try openStore(options, dataDirectory: dataDirectory, clock: clock)
         try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile))
         let service = LiveMapService(store: store)
         if let bus { service.attach(bus) }
         return service
     }
 
-    /// The store `--store` or `--db` names (and, on Redis Cluster, the bus between replicas).
-    static func openStore(_ options: ParsedOptions, dataDirectory: URL) throws -> (any LiveStore, RedisChangeBus?) {
+    /// The store `--store` or `--db` names (and, on Redis Cluster, the bus between replicas), keyed to `clock`.
+    static func openStore(_ options: ParsedOptions, dataDirectory: URL, clock: @escaping @Sendable () -> Date) throws -> (any LiveStore, RedisChangeBus?) {
         if let url = options.value("store") {
             guard options.value("db") == nil else { throw UsageError(description: "--store and --db name two stores: give one") }
             let cluster = try RedisCluster(seeds: RedisCluster.seeds(from: url))
-            return (RedisLiveStore(cluster: cluster), RedisChangeBus(cluster: cluster))
+            return (RedisLiveStore(cluster: cluster, clock: clock), RedisChangeBus(cluster: cluster))
         }
         let path = databasePath(options, dataDirectory: dataDirectory)
         guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
@@ -42,7 +43,8 @@ enum LiveOptions {
     /// The scene, the data directory and the live store, for the operator's commands.
     static func live(_ options: ParsedOptions) throws -> (scene: Scene, directory: URL, live: LiveMapService) {
         let (scene, directory) = try self.scene(options)
-        return (scene, directory, try service(options, dataDirectory: directory, scene: scene))
+        let now = try options.request.clock(scene: scene, default: Date())
+        return (scene, directory, try service(options, dataDirectory: directory, scene: scene, clock: { now }))
     }
 
     /// The scene alone (for commands that need no base map).
@@ -54,9 +56,9 @@ enum LiveOptions {
     /// The viewer's id (`--viewer`, default the scene's), the clock and the friends they see then; the engine's
     /// glow is fed from the store at that clock.
     static func view(_ options: ParsedOptions, engine: MapEngine) throws -> (viewer: PersonID, now: Date, friends: [Friend], location: Coordinate?) {
-        let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
-        let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
         let now = try options.request.clock(scene: engine.scene, default: Date())
+        let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
+        let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
         try LiveGlow.connect(engine, live: live, now: now)
         return (viewer, now, try engine.friends(of: viewer, at: now, live: live), try live.store.fix(of: viewer)?.coordinate)
     }

@@ -159,7 +159,27 @@ struct RedisStoreTests {
     @Test func passesTheConformanceSuite() throws {
         let cluster = try RedisClusterFixture.shared.get()
         try cluster.flush()
-        try StoreConformance.run(RedisLiveStore(url: cluster.url))
+        try StoreConformance.run(RedisLiveStore(url: cluster.url, clock: { StoreConformance.t0 }))
+    }
+
+    /// A server whose clock is years behind Redis's (a demo, a replay) keeps its fixes for a day of its own time.
+    @Test func whatExpiresExpiresByTheServersClockNotByRedis() throws {
+        let cluster = try RedisClusterFixture.shared.get()
+        try cluster.flush()
+        let taken = Date(timeIntervalSince1970: 1_500_000_000)
+        let store = try RedisLiveStore(url: cluster.url, clock: { taken.addingTimeInterval(3600) })
+        let ann = PersonID(trusted: "ann")
+        #expect(try store.recordFix(LocationFix(lat: 40.71, lon: -73.95, accuracyMeters: 5, takenAt: taken, place: nil), of: ann))
+        #expect(try store.fix(of: ann)?.takenAt == taken)
+        let left = try RedisCluster(seeds: RedisCluster.seeds(from: cluster.url)).run([["PTTL", "{p:ann}:fix"]])[0].integer ?? -1
+        #expect(abs(left - (23 * 3600 + 60) * 1000) < 60_000, "a day and a minute after it was taken, by the server's clock: \(left) ms left")
+        let snap = try PublicSnap(person: ann, coordinate: Coordinate(lat: 40.71, lon: -73.95), takenAt: taken)
+        try store.addSnaps([snap])
+        #expect(try store.snaps(since: taken) == [snap])
+        let dayLater = try RedisLiveStore(url: cluster.url, clock: { taken.addingTimeInterval(2 * 86400) })
+        #expect(try !dayLater.recordFix(LocationFix(lat: 40.7, lon: -73.9, accuracyMeters: 5, takenAt: taken.addingTimeInterval(60), place: nil), of: ann),
+                "a fix older than a day by the server's clock is not kept")
+        #expect(try store.fix(of: ann)?.takenAt == taken)
     }
 
     @Test func keysFollowTheirHashTagsToTheirSlots() throws {

@@ -64,7 +64,8 @@ let seedCommand = Command(
     options: [LiveOptions.database, LiveOptions.store, DataLocator.option]
 ) { options in
     let (scene, directory) = try LiveOptions.scene(options)
-    let (store, _) = try LiveOptions.openStore(options, dataDirectory: directory)
+    // The fixture's fixes and Snaps are of its capture time: on Redis Cluster they last as long from then.
+    let (store, _) = try LiveOptions.openStore(options, dataDirectory: directory, clock: { scene.capturedAt })
     try DemoSeed.seed(store, scene: scene, snapsFile: directory.appendingPathComponent(SnapsFile.demoFile))
     return "seeded \(options.value("store") ?? LiveOptions.databasePath(options, dataDirectory: directory)): "
         + "\(scene.viewer.username) and \(scene.friends.count + scene.ghosts.count) friends"

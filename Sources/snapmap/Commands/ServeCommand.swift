@@ -30,13 +30,14 @@ let serveCommand = Command(
     let demo = options.flag("demo")
     guard !demo || ["127.0.0.1", "::1"].contains(host) else { throw UsageError(description: "--demo serves on loopback only (--host 127.0.0.1 or ::1)") }
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-    let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene)
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
     let offset = start.timeIntervalSinceNow
+    let clock: @Sendable () -> Date = { Date().addingTimeInterval(offset) }
+    let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: clock)
     let loopback: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
     let allowedHosts = options.value("allowed-hosts").map { Set($0.lowercased().split(separator: ",").map(String.init)) }
         ?? (["127.0.0.1", "::1"].contains(host) ? loopback : nil)
-    let api = try MapAPI(engine: engine, live: live, clock: { Date().addingTimeInterval(offset) }, sharesLayers: !options.flag("no-shared-layers"),
+    let api = try MapAPI(engine: engine, live: live, clock: clock, sharesLayers: !options.flag("no-shared-layers"),
                          allowedHosts: allowedHosts)
     api.eventHub.startSweeping()
     let pruning = DispatchSource.makeTimerSource(queue: .global())
