@@ -169,8 +169,8 @@ public final class Canvas {
                 DispatchQueue.concurrentPerform(iterations: tasks) { task in
                     let rows = (task * Self.conversionRowsPerTask)..<min(height, (task + 1) * Self.conversionRowsPerTask)
                     if dropAlpha && opaque {
-                        Self.opaqueRGB8(input.source + rows.lowerBound * width * 4, into: input.output + rows.lowerBound * width * 3,
-                                        pixels: rows.count * width)
+                        _ = PNGCodec.rgb8(opaque: input.source + rows.lowerBound * width * 4, pixels: rows.count * width,
+                                          into: input.output + rows.lowerBound * width * 3)
                         return
                     }
                     for index in (rows.lowerBound * width)..<(rows.upperBound * width) {
@@ -209,23 +209,17 @@ public final class Canvas {
         return opaque ? rgb : nil
     }
 
-    /// Some rows as `opaqueRGB8` converts pixels, and whether all were opaque.
+    /// Some rows as 8-bit RGB (for opaque pixels premultiplied equals straight, so each channel only changes
+    /// scale, rounded as (v·255 + 32767) / 65535), and whether every pixel was opaque.
     private func converted(rows: Range<Int>) -> (rgb: [UInt8], opaque: Bool) {
         var opaque = true
         let rgb = [UInt8](unsafeUninitializedCapacity: rows.count * width * 3) { target, initialized in
             storage.withUnsafeBufferPointer { source in
-                opaque = Self.opaqueRGB8(source.baseAddress! + rows.lowerBound * width * 4, into: target.baseAddress!, pixels: rows.count * width)
+                opaque = PNGCodec.rgb8(opaque: source.baseAddress! + rows.lowerBound * width * 4, pixels: rows.count * width, into: target.baseAddress!)
             }
             initialized = rows.count * width * 3
         }
         return (rgb, opaque)
-    }
-
-    /// Opaque pixels to 8-bit RGB: premultiplied equals straight, so each channel only changes scale, rounded as
-    /// (v·255 + 32767) / 65535; whether every pixel was opaque.
-    @discardableResult
-    private static func opaqueRGB8(_ source: UnsafePointer<UInt16>, into output: UnsafeMutablePointer<UInt8>, pixels: Int) -> Bool {
-        PNGCodec.rgb8(opaque: source, pixels: pixels, into: output)
     }
 
     /// Whether rows `from..<to` hold the same pixels in both canvases (of the same width).
