@@ -40,11 +40,12 @@ enum LiveOptions {
         return (try SQLiteLiveStore(path: path), nil)
     }
 
-    /// The scene, the data directory and the live store, for the operator's commands.
-    static func live(_ options: ParsedOptions) throws -> (scene: Scene, directory: URL, live: LiveMapService) {
+    /// The scene, the data directory, the live store and the clock (`--clock`, else now) the store is keyed to,
+    /// for the operator's commands.
+    static func live(_ options: ParsedOptions) throws -> (scene: Scene, directory: URL, live: LiveMapService, now: Date) {
         let (scene, directory) = try self.scene(options)
         let now = try options.request.clock(scene: scene, default: Date())
-        return (scene, directory, try service(options, dataDirectory: directory, scene: scene, clock: { now }))
+        return (scene, directory, try service(options, dataDirectory: directory, scene: scene, clock: { now }), now)
     }
 
     /// The scene alone (for commands that need no base map).

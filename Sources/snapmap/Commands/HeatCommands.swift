@@ -43,8 +43,8 @@ let snapsCommand = Command(
 ) { options in
     let arguments = try options.positionals()
     guard arguments.count == 2, arguments[0] == "import" else { throw UsageError(description: "expected import F.jsonl") }
-    let (scene, _, live) = try LiveOptions.live(options)
+    let (_, _, live, now) = try LiveOptions.live(options)
     let snaps = try SnapsFile.read(URL(fileURLWithPath: arguments[1]))
-    try live.importSnaps(snaps, now: options.request.clock(scene: scene, default: Date()))
+    try live.importSnaps(snaps, now: now)
     return "imported \(snaps.count) Snaps"
 }

@@ -13,7 +13,7 @@ let usersCommand = Command(
     positional: "ACTION [ID]"
 ) { options in
     let arguments = try options.positionals()
-    let (scene, _, live) = try LiveOptions.live(options)
+    let (scene, _, live, _) = try LiveOptions.live(options)
     switch (arguments[0], arguments.count) {
     case ("add", 2):
         let person = try live.addPerson(id: arguments[1], name: options.required("name"), color: options.value("color"))
@@ -38,7 +38,7 @@ let friendsCommand = Command(
     positional: "ACTION IDS"
 ) { options in
     let arguments = try options.positionals()
-    let (scene, _, live) = try LiveOptions.live(options)
+    let (scene, _, live, _) = try LiveOptions.live(options)
     switch (arguments[0], arguments.count) {
     case ("add", 3):
         let first = try live.person(arguments[1]).id
@@ -81,10 +81,9 @@ let locateCommand = Command(
               LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ID"
 ) { options in
-    let (scene, _, live) = try LiveOptions.live(options)
+    let (scene, _, live, now) = try LiveOptions.live(options)
     let person = try live.person(options.positional())
     let coordinate = try Coordinate(parsing: options.required("at"), field: "--at")
-    let now = try options.request.clock(scene: scene, default: Date())
     let taken = try options.request.clock(scene: scene, default: now, name: "taken")
     let accuracy = try options.request.number("accuracy", in: LocationFix.accuracyRange) ?? DemoSeed.fixtureAccuracy
     let kept = try live.updateLocation(person.id, fix: LocationFix(coordinate: coordinate, accuracyMeters: accuracy, takenAt: taken,
@@ -101,9 +100,8 @@ let sharingCommand = Command(
               LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ID"
 ) { options in
-    let (scene, _, live) = try LiveOptions.live(options)
+    let (_, _, live, now) = try LiveOptions.live(options)
     let person = try live.person(options.positional())
-    let now = try options.request.clock(scene: scene, default: Date())
     let audience = options.value("audience").map { text -> (mode: String, ids: [String]) in
         let parts = text.split(separator: ":", maxSplits: 1)
         return (String(parts.first ?? ""), parts.count > 1 ? parts[1].split(separator: ",").map(String.init) : [])
