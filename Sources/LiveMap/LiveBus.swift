@@ -4,6 +4,8 @@ import Foundation
 public enum LiveBusMessage: Hashable, Sendable {
     case change(LiveChange)
     case snap(PublicSnap)
+    /// Messages may have been lost (a reconnect, a log pruned past a listener): re-evaluate everything.
+    case resync
 }
 
 /// Carries changes between snapmap replicas that share a store, so that a move received by one reaches the
@@ -18,12 +20,20 @@ extension LiveMapService {
     /// Publishes this replica's changes on `bus` and delivers the other replicas' to this one's observers.
     public func attach(_ bus: any LiveBus) {
         busHolder.set(bus)
-        bus.listen { [observers, snapObservers] message in
+        bus.listen { [observers, snapObservers, resyncObservers] message in
             switch message {
             case .change(let change): observers.send(change)
             case .snap(let snap): snapObservers.send(snap)
+            case .resync: resyncObservers.send(())
             }
         }
+    }
+}
+
+extension LiveMapService {
+    /// Calls `observer` when the bus may have lost messages, so that what was derived from them is re-read.
+    public func observeResync(_ observer: @escaping @Sendable () -> Void) {
+        resyncObservers.add { _ in observer() }
     }
 }
 

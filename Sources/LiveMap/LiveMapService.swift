@@ -13,6 +13,10 @@ public enum LiveChange: Hashable, Sendable {
     case person(PersonID)
     /// The relation between two people changed (asks or blocks): each may see the other differently.
     case pair(PersonID, PersonID)
+    /// A person's sign-in tokens changed (one or all revoked): their open streams check theirs again.
+    case sessions(PersonID)
+    /// A person was removed with everything of theirs: their streams end, and they leave everyone's map.
+    case removed(PersonID)
 }
 
 /// The live map's rules over a store: validation, friendships, blocks, sharing, locations, sign-in tokens and
@@ -24,6 +28,7 @@ public final class LiveMapService: Sendable {
     public let store: any LiveStore
     let observers = ObserverList<LiveChange>()
     let snapObservers = ObserverList<PublicSnap>()
+    let resyncObservers = ObserverList<Void>()
     let busHolder = BusHolder()
 
     public init(store: any LiveStore) {
@@ -57,54 +62,6 @@ public final class LiveMapService: Sendable {
         try store.people(after: after.map { try PersonID($0, field: "after") }, limit: min(max(limit, 1), Self.maxPageSize))
     }
 
-    // MARK: friendships and blocks
-
-    /// `me` asks `other` to be friends, or accepts their request: friends when both have asked.
-    @discardableResult
-    public func requestFriend(_ me: PersonID, _ other: String, details: FriendDetails = FriendDetails()) throws -> RelationStatus {
-        let otherID = try counterpart(me, other, verb: "befriend")
-        guard try store.person(otherID) != nil, try !store.blocked(between: me, and: otherID) else { throw LiveMapError.notFound(id: other) }
-        try store.addAsk(from: me, to: otherID, details: details)
-        notify(.pair(me, otherID))
-        return try store.asks(from: otherID, to: me) ? .friends : .requested
-    }
-
-    /// Ends a friendship or withdraws or declines a request.
-    public func removeFriend(_ me: PersonID, _ other: String) throws {
-        let otherID = try counterpart(me, other, verb: "unfriend")
-        guard try store.asks(from: me, to: otherID) || store.asks(from: otherID, to: me) else { throw LiveMapError.notFound(id: other) }
-        try store.removeAsks(between: me, and: otherID)
-        notify(.pair(me, otherID))
-    }
-
-    /// Blocks a friend or someone with a pending request either way: the friendship ends and both are hidden.
-    public func block(_ me: PersonID, _ other: String) throws {
-        let otherID = try counterpart(me, other, verb: "block")
-        let related = try store.asks(from: me, to: otherID) || store.asks(from: otherID, to: me)
-        guard try related || store.blocked(between: me, and: otherID) else {
-            throw LiveMapError.notFound(id: other)
-        }
-        try store.addBlock(by: me, on: otherID)
-        notify(.pair(me, otherID))
-    }
-
-    /// Lifts a block `me` placed (the friendship does not come back by itself).
-    public func unblock(_ me: PersonID, _ other: String) throws {
-        let otherID = try counterpart(me, other, verb: "unblock")
-        guard try store.removeBlock(by: me, on: otherID) else { throw LiveMapError.notFound(id: other) }
-        notify(.pair(me, otherID))
-    }
-
-    public func relations(of me: PersonID) throws -> [Relation] {
-        try store.relations(of: me)
-    }
-
-    private func counterpart(_ me: PersonID, _ other: String, verb: String) throws -> PersonID {
-        let otherID = try PersonID(other)
-        guard otherID != me else { throw LiveMapError.invalid(field: "id", message: "you cannot \(verb) yourself") }
-        return otherID
-    }
-
     // MARK: sharing and locations
 
     public func sharing(of me: PersonID) throws -> SharingSettings {
@@ -127,9 +84,7 @@ public final class LiveMapService: Sendable {
     /// ignored (returns false), so updates are idempotent and ordered by their own time.
     @discardableResult
     public func updateLocation(_ me: PersonID, fix: LocationFix, now: Date) throws -> Bool {
-        guard fix.takenAt <= now.addingTimeInterval(VisibilityRule.maxFixLead) else {
-            throw LiveMapError.invalid(field: "at", message: "is more than \(Int(VisibilityRule.maxFixLead)) s after the server's clock")
-        }
+        try Self.checkFixTime(fix.takenAt, now: now)
         let kept = try store.recordFix(fix, of: me)
         if kept { notify(.person(me)) }
         return kept
@@ -138,9 +93,7 @@ public final class LiveMapService: Sendable {
     /// `updateLocation` without waiting for the store: checks first (throwing at once), then `completion` gets
     /// whether the fix was kept once it is durable.
     public func updateLocation(_ me: PersonID, fix: LocationFix, now: Date, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) throws {
-        guard fix.takenAt <= now.addingTimeInterval(VisibilityRule.maxFixLead) else {
-            throw LiveMapError.invalid(field: "at", message: "is more than \(Int(VisibilityRule.maxFixLead)) s after the server's clock")
-        }
+        try Self.checkFixTime(fix.takenAt, now: now)
         store.recordFix(fix, of: me) { [observers, busHolder] result in
             if case .success(true) = result {
                 observers.send(.person(me))
@@ -148,6 +101,22 @@ public final class LiveMapService: Sendable {
             }
             completion(result)
         }
+    }
+
+    /// Throws unless a fix taken at `takenAt` may be recorded at `now`: inside the rule's window, so that no store
+    /// keeps a fix that could never show and a refused one never looks accepted.
+    public static func checkFixTime(_ takenAt: Date, now: Date) throws(LiveMapError) {
+        guard takenAt <= now.addingTimeInterval(VisibilityRule.maxFixLead) else {
+            throw .invalid(field: "at", message: "is more than \(Int(VisibilityRule.maxFixLead)) s after the server's clock")
+        }
+        guard takenAt > now.addingTimeInterval(-VisibilityRule.maxFixAge) else {
+            throw .invalid(field: "at", message: "is more than \(Int(VisibilityRule.maxFixAge / 3600)) hours before the server's clock")
+        }
+    }
+
+    /// A person's own latest fix when it still counts at `now` (for the distance on a card); nil otherwise.
+    public func ownFix(of me: PersonID, at now: Date) throws -> LocationFix? {
+        try store.fix(of: me).flatMap { VisibilityRule.isCurrent($0, at: now) ? $0 : nil }
     }
 
     // MARK: what a viewer sees
@@ -168,7 +137,7 @@ public final class LiveMapService: Sendable {
         return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details)
     }
 
-    private func notify(_ change: LiveChange) {
+    func notify(_ change: LiveChange) {
         observers.send(change)
         busHolder.publish(.change(change))
     }

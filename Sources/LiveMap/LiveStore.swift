@@ -46,6 +46,20 @@ public struct Candidate: Hashable, Sendable {
     }
 }
 
+/// How another person stands with a caller, as one read sees it: who asks whom, and whether the caller blocks
+/// them. A person who blocks the caller has no standing (the store answers nil, as for an unknown id).
+public struct Standing: Hashable, Sendable {
+    public let meAsk: Bool
+    public let theyAsk: Bool
+    public let meBlocks: Bool
+
+    public init(meAsk: Bool, theyAsk: Bool, meBlocks: Bool) {
+        self.meAsk = meAsk
+        self.theyAsk = theyAsk
+        self.meBlocks = meBlocks
+    }
+}
+
 /// Where the live state lives: people, asks (a friendship is two asks), blocks, sharing settings, the latest fix
 /// per person and sign-in token hashes. Implementations are durable (a returned write survives a crash of the
 /// process), never expose a half-applied change, and pass `LiveStoreConformance`. They validate nothing: the
@@ -69,6 +83,9 @@ public protocol LiveStore: AnyObject, Sendable {
     func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool
     /// Whether either blocks the other.
     func blocked(between first: PersonID, and second: PersonID) throws -> Bool
+    /// How `other` stands with `me`, in one read; nil when `other` does not exist or blocks `me` (the same answer,
+    /// after the same work).
+    func standing(of other: PersonID, for me: PersonID) throws -> Standing?
     /// The friendships and pending requests of a person, in id order.
     func relations(of id: PersonID) throws -> [Relation]
     /// Everyone with an ask either way: whose view a change of `id` can affect.
@@ -86,6 +103,11 @@ public protocol LiveStore: AnyObject, Sendable {
     func tokenOwner(hash: String) throws -> PersonID?
     /// Removes every token of a person; returns how many.
     func revokeTokens(of id: PersonID) throws -> Int
+    /// Removes one token; returns whose it was (nil when there was none).
+    func removeToken(hash: String) throws -> PersonID?
+    /// Removes a person and every fact that names them (settings, fix, asks and blocks both ways, tokens, Snaps),
+    /// leaving no byte that depends on them; false when there was no such person.
+    func removePerson(_ id: PersonID) throws -> Bool
 
     /// Stores public Snaps (all or none).
     func addSnaps(_ snaps: [PublicSnap]) throws

@@ -6,17 +6,19 @@ import SQLiteKit
 /// readers. A write returns after its transaction committed (and, with `synchronous`, reached the disk).
 public final class SQLiteLiveStore: LiveStore {
     /// The schema version this code writes; older files are migrated, newer ones refused.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// Page cache of the writing connection and of each reading one, in KiB.
     static let writerCacheKiB = 262_144
     static let readerCacheKiB = 65_536
     /// How much of the file is read through a memory map (no read call per page).
     static let mapBytes = 4 << 30
-    static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2]
+    static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2, SQLiteSchema.version3]
 
     public let path: String
-    private let writer: SQLiteWriter
-    private let readers: SQLiteReaderPool
+    let writer: SQLiteWriter
+    let readers: SQLiteReaderPool
+    /// Names this instance's rows in the change log, so its own feed skips them.
+    let origin = UUID().uuidString
     private let checkpointer: SQLiteCheckpointer
 
     /// Opens or creates the store at `path` (its directory is created). `synchronous` makes every commit wait
@@ -26,7 +28,7 @@ public final class SQLiteLiveStore: LiveStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA mmap_size = \(Self.mapBytes); PRAGMA wal_autocheckpoint = 0")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA secure_delete = ON; PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA mmap_size = \(Self.mapBytes); PRAGMA wal_autocheckpoint = 0")
         try Self.migrate(database)
         writer = SQLiteWriter(database: database)
         readers = SQLiteReaderPool(path: path)
@@ -57,11 +59,11 @@ public final class SQLiteLiveStore: LiveStore {
     }
 
     @discardableResult
-    private func write<T: Sendable>(_ work: @escaping (SQLiteDatabase) throws -> T) throws -> T {
+    func write<T: Sendable>(_ work: @escaping (SQLiteDatabase) throws -> T) throws -> T {
         try writer.perform(work)
     }
 
-    private func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+    func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try readers.read(body)
     }
 
@@ -89,12 +91,14 @@ public final class SQLiteLiveStore: LiveStore {
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
         try write { database in
             try SQLiteSchema.addAsk(database, [.text(from.rawValue), .text(to.rawValue), .integer(details.snapstreak), .integer(details.bestFriend ? 1 : 0)])
+            try self.log(database, .change(.pair(from, to)))
         }
     }
 
     public func removeAsks(between first: PersonID, and second: PersonID) throws {
         try write { database in
             try SQLiteSchema.deleteAsks(database, first, second)
+            try self.log(database, .change(.pair(first, second)))
         }
     }
 
@@ -110,13 +114,16 @@ public final class SQLiteLiveStore: LiveStore {
             try database.change("INSERT OR IGNORE INTO blocks VALUES (\(SQLiteSchema.row(1)), \(SQLiteSchema.row(2)))",
                                 [.text(blocker.rawValue), .text(blocked.rawValue)])
             try SQLiteSchema.deleteAsks(database, blocker, blocked)
+            try self.log(database, .change(.pair(blocker, blocked)))
         }
     }
 
     public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {
         try write { database in
-            try database.change("DELETE FROM blocks WHERE blocker_row = \(SQLiteSchema.row(1)) AND blocked_row = \(SQLiteSchema.row(2))",
-                                [.text(blocker.rawValue), .text(blocked.rawValue)]) == 1
+            let removed = try database.change("DELETE FROM blocks WHERE blocker_row = \(SQLiteSchema.row(1)) AND blocked_row = \(SQLiteSchema.row(2))",
+                                              [.text(blocker.rawValue), .text(blocked.rawValue)]) == 1
+            if removed { try self.log(database, .change(.pair(blocker, blocked))) }
+            return removed
         }
     }
 
@@ -159,29 +166,34 @@ public final class SQLiteLiveStore: LiveStore {
         try write { database in
             try database.change("UPDATE people SET ghost = ?, ghost_hours = ?, ghost_until_ms = ?, audience = ?, audience_ids = ? WHERE id = ?",
                                 SQLiteSchema.values(settings) + [.text(id.rawValue)])
+            try self.log(database, .change(.person(id)))
         }
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
         let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
-        return try write { database in
-            try database.change(SQLiteSchema.updateFix, row) == 1
-        }
+        return try write { database in try self.recordFix(row, of: id, database) }
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
-        writer.submit({ database in try database.change(SQLiteSchema.updateFix, row) == 1 }, completion: completion)
+        writer.submit({ database in try self.recordFix(row, of: id, database) }, completion: completion)
     }
 
     public func addSnaps(_ snaps: [PublicSnap]) throws {
         let rows = snaps.map(SQLiteSchema.values)
-        try write { database in try database.run(SQLiteSchema.insertSnap, rows: rows) }
+        try write { database in
+            try database.run(SQLiteSchema.insertSnap, rows: rows)
+            for snap in snaps { try self.log(database, .snap(snap)) }
+        }
     }
 
     public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let row = SQLiteSchema.values(snap)
-        writer.submit({ database in try database.run(SQLiteSchema.insertSnap, rows: [row]) }, completion: completion)
+        writer.submit({ database in
+            try database.run(SQLiteSchema.insertSnap, rows: [row])
+            try self.log(database, .snap(snap))
+        }, completion: completion)
     }
 
     public func snaps(since: Date) throws -> [PublicSnap] {
@@ -217,7 +229,9 @@ public final class SQLiteLiveStore: LiveStore {
 
     public func revokeTokens(of id: PersonID) throws -> Int {
         try write { database in
-            try database.change("DELETE FROM tokens WHERE person_row = \(SQLiteSchema.row(1))", [.text(id.rawValue)])
+            let count = try database.change("DELETE FROM tokens WHERE person_row = \(SQLiteSchema.row(1))", [.text(id.rawValue)])
+            try self.log(database, .change(.sessions(id)))
+            return count
         }
     }
 
@@ -232,31 +246,6 @@ public final class SQLiteLiveStore: LiveStore {
         try read { database in
             try database.query(SQLiteSchema.candidateQuery, [.text(viewer.rawValue), .text(person.rawValue)]).first
                 .map { SQLiteSchema.candidate($0, viewer: viewer) }
-        }
-    }
-
-    /// Folds the write-ahead log into the database file, so that the file alone holds everything (to copy it).
-    public static func checkpoint(path: String) throws {
-        try SQLiteDatabase(path: path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    }
-
-    /// A whole world at once, in one transaction (large demo and benchmark stores): people with their settings,
-    /// then asks, fixes and token hashes between people already loaded. Existing rows with the same keys are replaced.
-    public func bulkLoad(people: [(Person, SharingSettings)] = [], asks: [(from: PersonID, to: PersonID, details: FriendDetails)] = [],
-                         fixes: [(PersonID, LocationFix)] = [], tokenHashes: [(String, PersonID)] = []) throws {
-        let peopleRows: [[SQLiteDatabase.Value]] = people.map { person, settings in
-            [.text(person.id.rawValue), .text(person.name), .text(person.color), person.avatar.map { .text($0) } ?? .null] + SQLiteSchema.values(settings)
-        }
-        let askRows: [[SQLiteDatabase.Value]] = asks.map {
-            [.text($0.from.rawValue), .text($0.to.rawValue), .integer($0.details.snapstreak), .integer($0.details.bestFriend ? 1 : 0)]
-        }
-        let fixRows: [[SQLiteDatabase.Value]] = fixes.map { id, fix in SQLiteSchema.values(fix) + [.text(id.rawValue)] }
-        let tokenRows: [[SQLiteDatabase.Value]] = tokenHashes.map { [.text($0.0), .text($0.1.rawValue)] }
-        try write { database in
-            try database.run(SQLiteSchema.insertPerson(orReplace: true), rows: peopleRows)
-            for row in askRows { try SQLiteSchema.addAsk(database, row) }
-            try database.run("UPDATE people SET lat = ?1, lon = ?2, accuracy = ?3, taken_ms = ?4, place = ?5 WHERE id = ?6", rows: fixRows)
-            try database.run("INSERT OR REPLACE INTO tokens VALUES (?1, \(SQLiteSchema.row(2)))", rows: tokenRows)
         }
     }
 }

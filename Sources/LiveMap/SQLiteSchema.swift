@@ -28,6 +28,14 @@ enum SQLiteSchema {
         CREATE INDEX snaps_by_time ON snaps (taken_ms);
         """
 
+    /// The change log: every write that can alter what someone sees adds its bus message here in the same
+    /// transaction, so other processes on the file (the CLI, a second server) are heard at once. Kept briefly.
+    static let version3 = """
+        CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, origin TEXT NOT NULL, message TEXT NOT NULL, at_ms INTEGER NOT NULL);
+        CREATE INDEX changes_by_time ON changes (at_ms);
+        CREATE INDEX snaps_by_poster ON snaps (poster);
+        """
+
     static func values(_ snap: PublicSnap) -> [SQLiteDatabase.Value] {
         [.text(snap.person.rawValue), .real(snap.coordinate.lat), .real(snap.coordinate.lon), .integer(milliseconds(snap.takenAt))]
     }

@@ -38,6 +38,23 @@ public enum VisibilityRule {
         guard facts.viewer != facts.person, facts.viewerAsked, facts.personAsked, !facts.blocked else { return false }
         guard !facts.settings.ghost.isOn(at: now), facts.settings.audience.includes(facts.viewer) else { return false }
         guard let fix = facts.fix else { return false }
-        return fix.takenAt > now.addingTimeInterval(-maxFixAge) && fix.takenAt <= now.addingTimeInterval(maxFixLead)
+        return isCurrent(fix, at: now)
+    }
+
+    /// Whether a fix counts at `now`: taken in (now − 24 h, now + 60 s]. A person's own fix (the card's distance)
+    /// counts on the same terms.
+    public static func isCurrent(_ fix: LocationFix, at now: Date) -> Bool {
+        fix.takenAt > now.addingTimeInterval(-maxFixAge) && fix.takenAt <= now.addingTimeInterval(maxFixLead)
+    }
+
+    /// The first instant after `now` at which `isVisible` changes while the facts stay as they are (a Ghost timer
+    /// ending, a fix coming into or leaving its window); nil when only a write can change it. Visibility changes
+    /// by time only at those instants, so the first of them that flips it is the answer.
+    public static func nextChange(_ facts: VisibilityFacts, after now: Date) -> Date? {
+        guard let fix = facts.fix else { return nil }
+        var instants = [fix.takenAt.addingTimeInterval(maxFixAge), fix.takenAt.addingTimeInterval(-maxFixLead)]
+        if case .timed(_, let until) = facts.settings.ghost { instants.append(until) }
+        let visible = isVisible(facts, at: now)
+        return instants.filter { $0 > now }.sorted().first { isVisible(facts, at: $0) != visible }
     }
 }

@@ -3,47 +3,73 @@ import LiveMap
 
 /// `/v1/me/events`: each open stream is told when a friend appears on its viewer's map, moves, or disappears.
 /// Everything sent is derived from what the visibility rule lets that viewer see, so a hidden person's changes
-/// send nothing. Changes are handled in order on one queue; `sweep` catches what time alone changes (Ghost Mode
-/// timers ending, fixes passing 24 hours) and sends the keep-alive that finds departed clients.
+/// send nothing. Changes are handled in order on one queue, as they are announced (by this process, the bus, or
+/// the store's change log); what time alone changes (a Ghost timer ending, a fix passing 24 hours) fires at its
+/// instant, from the rule's own `nextChange`. A stream whose token is revoked, or whose person is removed, ends
+/// at once. A sweep every `sweepInterval` re-reads everything, a slice of viewers at a time, as a safety net.
 public final class EventHub: @unchecked Sendable {
-    /// Seconds between sweeps when running on a timer.
+    /// Seconds between sweeps when running on a timer: the longest a lost message can leave a stream stale.
     public static let sweepInterval = 10.0
+    /// Viewers re-read in one step of a sweep, so that changes queued meanwhile wait for a slice, not a sweep.
+    static let sweepSlice = 16
     public static let maxStreamsPerViewer = 8
 
-    private struct Subscriber {
+    struct Subscriber {
         let viewer: PersonID
+        let tokenHash: String
         let stream: HTTPStream
         var known: [PersonID: VisibleFriend]
         /// Everyone the viewer asked: the only people who can appear on this stream.
         var candidates: Set<PersonID>
     }
 
-    private let live: LiveMapService
-    private let clock: @Sendable () -> Date
-    private let queue = DispatchQueue(label: "snapmap-events")
-    private var subscribers: [Int: Subscriber] = [:]
-    private var byViewer: [PersonID: Set<Int>] = [:]
-    /// For each person, the streams whose viewer asked them: a move is checked only there, with no store query.
-    private var watchers: [PersonID: Set<Int>] = [:]
+    struct Pair: Hashable {
+        let viewer: PersonID
+        let person: PersonID
+    }
+
+    let live: LiveMapService
+    let clock: @Sendable () -> Date
+    let queue = DispatchQueue(label: "snapmap-events")
+    var subscribers: [Int: Subscriber] = [:]
+    var byViewer: [PersonID: Set<Int>] = [:]
+    /// For each person, the streams whose viewer asked them: a move is checked only there.
+    var watchers: [PersonID: Set<Int>] = [:]
+    /// When each watched pair's visibility changes by time alone.
+    var deadlines = DeadlineQueue<Pair>()
     private var nextID = 0
-    private var timer: (any DispatchSourceTimer)?
+    private var sweepTimer: (any DispatchSourceTimer)?
+    let deadlineTimer: any DispatchSourceTimer
 
     public init(live: LiveMapService, clock: @escaping @Sendable () -> Date) {
         self.live = live
         self.clock = clock
+        deadlineTimer = DispatchSource.makeTimerSource(queue: queue)
+        deadlineTimer.setEventHandler { [weak self] in self?.fireDeadlines() }
+        deadlineTimer.schedule(deadline: .distantFuture)
+        deadlineTimer.resume()
         live.observe { [weak self] change in
             guard let hub = self else { return }
             hub.queue.async { hub.apply(change) }
         }
+        live.observeResync { [weak self] in
+            guard let hub = self else { return }
+            hub.queue.async { hub.startSweep() }
+        }
+    }
+
+    deinit {
+        deadlineTimer.cancel()
+        sweepTimer?.cancel()
     }
 
     /// Sweeps every `sweepInterval` seconds until the hub goes away.
     public func startSweeping() {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
-        timer.setEventHandler { [weak self] in self?.sweepNow() }
+        timer.setEventHandler { [weak self] in self?.startSweep() }
         timer.resume()
-        queue.sync { self.timer = timer }
+        queue.sync { sweepTimer = timer }
     }
 
     /// The number of open streams (for health and tests).
@@ -54,40 +80,33 @@ public final class EventHub: @unchecked Sendable {
         queue.sync { (byViewer[viewer]?.count ?? 0) < Self.maxStreamsPerViewer }
     }
 
-    /// Starts a viewer's stream with a `ready` event listing the friends they see now.
-    func subscribe(_ viewer: PersonID, stream: HTTPStream) {
+    /// Starts a viewer's stream, opened with the token of hash `tokenHash`, with a `ready` event listing the
+    /// friends they see now; a token revoked meanwhile ends it instead.
+    func subscribe(_ viewer: PersonID, tokenHash: String, stream: HTTPStream) {
         queue.async {
-            let candidates = (try? self.live.store.candidates(of: viewer)) ?? []
+            guard (try? self.live.signsIn(tokenHash: tokenHash, viewer)) == true else { return stream.end() }
             let now = self.clock()
+            let candidates = (try? self.live.store.candidates(of: viewer)) ?? []
             let friends = candidates.compactMap { LiveMapService.visible($0, at: now) }
             let id = self.nextID
             self.nextID += 1
             guard stream.send(": snapmap events\nretry: 2000\n\n" + Self.event("ready", friends.map(Self.payload))) else { return }
-            self.subscribers[id] = Subscriber(viewer: viewer, stream: stream, known: Dictionary(uniqueKeysWithValues: friends.map { ($0.person.id, $0) }),
-                                              candidates: [])
+            self.subscribers[id] = Subscriber(viewer: viewer, tokenHash: tokenHash, stream: stream,
+                                              known: Dictionary(uniqueKeysWithValues: friends.map { ($0.person.id, $0) }), candidates: [])
             self.byViewer[viewer, default: []].insert(id)
             self.watch(id, Set(candidates.map(\.person.id)))
+            self.schedule(viewer, candidates, now: now)
         }
     }
 
-    /// Re-evaluates every stream now and sends the keep-alive (also what the timer does). Returns when done.
+    /// Re-evaluates every stream now and sends the keep-alive (what the timer does, in slices). Returns when done.
     public func sweep() {
-        queue.sync { sweepNow() }
+        queue.sync { sweep(viewers: Array(byViewer.keys)) }
     }
 
     /// Waits until every change observed so far has been sent.
     public func flush() {
         queue.sync {}
-    }
-
-    private func sweepNow() {
-        let now = clock()
-        for (id, subscriber) in subscribers {
-            guard let friends = try? live.visibleFriends(of: subscriber.viewer, at: now) else { continue }
-            let current = Dictionary(uniqueKeysWithValues: friends.map { ($0.person.id, $0) })
-            for person in Set(current.keys).union(subscriber.known.keys).sorted() { update(id, person, current[person]) }
-            if subscribers[id]?.stream.send(": keep-alive\n\n") == false { drop(id) }
-        }
     }
 
     private func apply(_ change: LiveChange) {
@@ -101,64 +120,16 @@ public final class EventHub: @unchecked Sendable {
             refreshCandidates(second)
             reevaluate(viewer: first, person: second, now: now)
             reevaluate(viewer: second, person: first, now: now)
+        case .sessions(let person):
+            for id in byViewer[person] ?? [] { checkToken(id) }
+        case .removed(let person):
+            for id in byViewer[person] ?? [] { end(id) }
+            for id in watchers[person] ?? [] {
+                guard let viewer = subscribers[id]?.viewer else { continue }
+                refreshCandidates(viewer)
+                update(id, person, nil)
+            }
         }
-    }
-
-    private func reevaluate(viewer: PersonID, person: PersonID, now: Date) {
-        guard let ids = byViewer[viewer] else { return }
-        let seen = try? live.visibleFriend(person, of: viewer, at: now)
-        for id in ids { update(id, person, seen) }
-    }
-
-    /// Re-reads whom a viewer asked (their friendships changed), for the viewer's open streams.
-    private func refreshCandidates(_ viewer: PersonID) {
-        guard let ids = byViewer[viewer], let candidates = try? live.store.candidates(of: viewer) else { return }
-        for id in ids { watch(id, Set(candidates.map(\.person.id))) }
-    }
-
-    private func watch(_ id: Int, _ candidates: Set<PersonID>) {
-        guard let old = subscribers[id]?.candidates else { return }
-        for person in old.subtracting(candidates) { unwatch(id, person) }
-        for person in candidates.subtracting(old) { watchers[person, default: []].insert(id) }
-        subscribers[id]?.candidates = candidates
-    }
-
-    private func unwatch(_ id: Int, _ person: PersonID) {
-        watchers[person]?.remove(id)
-        if watchers[person]?.isEmpty == true { watchers[person] = nil }
-    }
-
-    /// Sends what changed about `person` on stream `id`: appear, move, or disappear.
-    private func update(_ id: Int, _ person: PersonID, _ seen: VisibleFriend?) {
-        guard let subscriber = subscribers[id] else { return }
-        let before = subscriber.known[person]
-        guard before != seen else { return }
-        let text: String
-        switch (before, seen) {
-        case (nil, let now?): text = Self.event("appear", Self.payload(now))
-        case (_?, let now?): text = Self.event("move", Self.payload(now))
-        default: text = Self.event("disappear", ["id": person.rawValue])
-        }
-        subscribers[id]?.known[person] = seen
-        if !subscriber.stream.send(text) { drop(id) }
-    }
-
-    private func drop(_ id: Int) {
-        guard let subscriber = subscribers[id] else { return }
-        for person in subscriber.candidates { unwatch(id, person) }
-        subscribers[id] = nil
-        byViewer[subscriber.viewer]?.remove(id)
-        if byViewer[subscriber.viewer]?.isEmpty == true { byViewer[subscriber.viewer] = nil }
-    }
-
-    static func payload(_ friend: VisibleFriend) -> [String: Any] {
-        ["id": friend.person.id.rawValue, "name": friend.person.name, "lat": friend.fix.coordinate.lat,
-         "lon": friend.fix.coordinate.lon, "at": ISO8601DateFormatter().string(from: friend.fix.takenAt)]
-    }
-
-    /// One Server-Sent Event with a JSON payload (keys sorted).
-    static func event(_ name: String, _ payload: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return "event: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+        rearm()
     }
 }

@@ -9,21 +9,33 @@ extension MapAPI {
     static let unauthorized = MapAPI.json(401, ["error": "sign-in required: send Authorization: Bearer <token>"],
                                           headers: [("WWW-Authenticate", "Bearer realm=\"snapmap\"")])
 
-    /// The person a request's bearer token signs in; nil for a missing, malformed, unknown or revoked token.
-    func signedIn(_ request: HTTPRequest) throws -> PersonID? {
-        guard let header = request.authorization, header.hasPrefix("Bearer ") else { return nil }
-        return try live.authenticate(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+    /// The person a request's bearer token signs in, with the token's hash; nil for a missing, malformed, unknown
+    /// or revoked token.
+    func signedIn(_ request: HTTPRequest) throws -> (person: PersonID, tokenHash: String)? {
+        guard let header = request.authorization, header.hasPrefix("Bearer "),
+              let hash = LiveMapService.tokenHash(ifWellFormed: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)),
+              let person = try live.store.tokenOwner(hash: hash) else { return nil }
+        return (person, hash)
     }
 
     func me(_ request: HTTPRequest) throws -> HTTPResponse {
         if let allowedHosts, !allowedHosts.contains(Self.hostName(request.host)) {
             return Self.json(421, ["error": "this server does not answer private requests for that host name"])
         }
-        guard let me = try signedIn(request) else { return Self.unauthorized }
+        guard let session = try signedIn(request) else { return Self.unauthorized }
+        let me = session.person
         guard !request.bodyTooLarge else { return Self.json(413, ["error": "the body is larger than \(HTTPServer.bodyLimit) bytes"]) }
+        if request.path == "/v1/me" {
+            guard request.method == "DELETE" else { return Self.json(405, ["error": "method \(request.method.prefix(16)) is not allowed here; use DELETE"], headers: [("Allow", "DELETE")]) }
+            try live.removePerson(me.rawValue)
+            return HTTPResponse(status: 204, contentType: "application/json", body: [])
+        }
         let path = String(request.path.dropFirst("/v1/me/".count))
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch (request.method, parts.first ?? "") {
+        case ("DELETE", "session") where parts.count == 1:
+            try live.signOut(tokenHash: session.tokenHash)
+            return HTTPResponse(status: 204, contentType: "application/json", body: [])
         case ("PUT", "location") where parts.count == 1: return try updateLocation(me, request)
         case ("POST", "snaps") where parts.count == 1: return try postSnap(me, request)
         case ("GET", "sharing") where parts.count == 1, ("HEAD", "sharing") where parts.count == 1: return try sharing(me)
@@ -32,7 +44,7 @@ extension MapAPI {
         case ("POST", "friends") where parts.count == 2, ("DELETE", "friends") where parts.count == 2,
              ("POST", "blocks") where parts.count == 2, ("DELETE", "blocks") where parts.count == 2:
             return try relation(me, request.method, parts[0], parts[1])
-        case ("GET", "events") where parts.count == 1: return try eventStream(me)
+        case ("GET", "events") where parts.count == 1: return try eventStream(me, tokenHash: session.tokenHash)
         case ("GET", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]), ("HEAD", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]):
             return try map(me, request, answer: parts[0])
         default:
@@ -58,6 +70,7 @@ extension MapAPI {
         case ("friends", 1): return "GET, HEAD"
         case ("friends", 2), ("blocks", 2): return "POST, DELETE"
         case ("events", 1): return "GET"
+        case ("session", 1): return "DELETE"
         case (let name, 1) where mapAnswers.contains(name): return "GET, HEAD"
         default: return nil
         }
@@ -151,12 +164,12 @@ extension MapAPI {
         return HTTPResponse(status: 204, contentType: "application/json", body: [])
     }
 
-    private func eventStream(_ me: PersonID) throws -> HTTPResponse {
+    private func eventStream(_ me: PersonID, tokenHash: String) throws -> HTTPResponse {
         guard events.admits(me) else { return Self.tooMany(EventHub.sweepInterval) }
         let hub = events
         return HTTPResponse(status: 200, contentType: "text/event-stream", body: [],
                             headers: [("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
-                            stream: { stream in hub.subscribe(me, stream: stream) })
+                            stream: { stream in hub.subscribe(me, tokenHash: tokenHash, stream: stream) })
     }
 
     static func tooMany(_ seconds: Double) -> HTTPResponse {

@@ -43,7 +43,7 @@ extension MapAPI {
             let id = try parameters.required("friend")
             guard friends.contains(where: { $0.id == id }) else { throw UnknownFriend(id: id) }
             let fps = Int(try parameters.number("fps", in: 30...60) ?? 30)
-            let viewer = try live.store.fix(of: me)?.coordinate
+            let viewer = try live.ownFix(of: me, at: now)?.coordinate
             let engine = self.engine
             return renders.answer {
                 let frames = try engine.flyAnimation(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps)
@@ -64,7 +64,7 @@ extension MapAPI {
     /// The selected frame (or its layout, with the card): at the friend's selection camera, the card over the bottom.
     private func selectedFrame(_ me: PersonID, _ request: HTTPRequest, viewport: Viewport, friends: [Friend], selected: String, now: Date,
                                answer: String) throws -> HTTPResponse {
-        let viewer = try live.store.fix(of: me)?.coordinate
+        let viewer = try live.ownFix(of: me, at: now)?.coordinate
         let (_, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         guard answer == "frame.png" else { return try tagged(request, layout, cacheControl: "private, no-cache") }
         let layers = try RequestParameters(request.query).layers(default: [.base, .heat, .pins])

@@ -71,7 +71,7 @@ public final class MapAPI: Sendable {
             return Self.json(400, ["error": "too many query parameters: at most \(Self.maxQueryParameters)"])
         }
         do {
-            if request.path.hasPrefix("/v1/me/") { return try me(request) }
+            if request.path.hasPrefix("/v1/me/") || request.path == "/v1/me" { return try me(request) }
             guard request.method == "GET" || request.method == "HEAD" else {
                 return Self.json(405, ["error": "method \(request.method.prefix(16)) is not allowed; use GET or HEAD"], headers: [("Allow", "GET, HEAD")])
             }

@@ -62,29 +62,11 @@ public final class RedisChangeBus: LiveBus, @unchecked Sendable {
     }
 
     private func encode(_ message: LiveBusMessage) -> (String, String) {
-        let (key, body): (String, String)
-        switch message {
-        case .change(.person(let id)): (key, body) = (id.rawValue, "p|\(id.rawValue)")
-        case .change(.pair(let first, let second)): (key, body) = (first.rawValue, "a|\(first.rawValue)|\(second.rawValue)")
-        case .snap(let snap):
-            (key, body) = (snap.person.rawValue,
-                           "s|\(snap.person.rawValue)|\(snap.coordinate.lat)|\(snap.coordinate.lon)|\(RedisKeys.milliseconds(snap.takenAt))")
-        }
-        let channel = Self.channels[Int(CRC16.xmodem(key.utf8)) % Self.channels.count]
-        return (channel, origin + "|" + body)
+        (Self.channels[Int(CRC16.xmodem(message.key.utf8)) % Self.channels.count], origin + "|" + message.text)
     }
 
     private func decode(_ payload: String) -> LiveBusMessage? {
-        let parts = payload.split(separator: "|").map(String.init)
-        guard parts.count >= 3, parts[0] != origin else { return nil }
-        switch (parts[1], parts.count) {
-        case ("p", 3): return .change(.person(PersonID(trusted: parts[2])))
-        case ("a", 4): return .change(.pair(PersonID(trusted: parts[2]), PersonID(trusted: parts[3])))
-        case ("s", 6):
-            guard let lat = Double(parts[3]), let lon = Double(parts[4]), let ms = Int(parts[5]),
-                  let coordinate = try? Coordinate(lat: lat, lon: lon) else { return nil }
-            return (try? PublicSnap(person: PersonID(trusted: parts[2]), coordinate: coordinate, takenAt: RedisKeys.date(ms))).map { .snap($0) }
-        default: return nil
-        }
+        guard let separator = payload.firstIndex(of: "|"), payload[..<separator] != origin else { return nil }
+        return LiveBusMessage(text: String(payload[payload.index(after: separator)...]))
     }
 }

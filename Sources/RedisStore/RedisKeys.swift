@@ -12,6 +12,8 @@ enum RedisKeys {
     /// Who asked the person (an index of others' facts, for the friend list).
     static func askedBy(_ id: PersonID) -> String { "{p:\(id.rawValue)}:askedby" }
     static func blocks(_ id: PersonID) -> String { "{p:\(id.rawValue)}:blocks" }
+    /// Who blocks the person (an index of others' facts, so a removed person leaves no id in anyone's blocks).
+    static func blockedBy(_ id: PersonID) -> String { "{p:\(id.rawValue)}:blockedby" }
     static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"
@@ -75,15 +77,12 @@ enum RedisKeys {
 
     /// Adds a person when the id is free, atomically (one key): 1 added, 0 taken.
     static let addPersonScript = "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
-    /// Keeps a fix (`values`, then the server's now in milliseconds) only when newer than the stored one and
-    /// younger than 24 h and a minute by the server's clock, expiring when it is that old: 1 kept.
+    /// Keeps a fix (`values`) only when newer than the stored one: 1 kept. Nothing expires by Redis's clock: the
+    /// service refuses fixes outside the rule's window, and the rule hides old ones, as on SQLite.
     static let recordFixScript = """
         local stored = redis.call('HGET', KEYS[1], 'taken_ms')
         if stored and tonumber(stored) >= tonumber(ARGV[8]) then return 0 end
-        local left = tonumber(ARGV[8]) + 86460000 - tonumber(ARGV[11])
-        if left <= 0 then return 0 end
         redis.call('HSET', KEYS[1], unpack(ARGV, 1, 10))
-        redis.call('PEXPIRE', KEYS[1], left)
         return 1
         """
 }

@@ -5,8 +5,9 @@ import LiveMap
 /// The live store on Redis Cluster, for snapmap replicas that keep no state of their own. A person's keys share a
 /// hash tag; a friendship is two asks, each written in its asker's slot, so no change spans slots and a
 /// half-made friend request is never seen as a friendship. Writes wait for a replica (`WAIT 1`) before they
-/// return; a viewer's friends are read in one pipelined round per node. What expires (fixes, the hourly lists of
-/// Snaps) expires by the server's clock: the time it has left is set, never an instant of Redis's own clock.
+/// return; a viewer's friends are read in one pipelined round per node. The hourly lists of Snaps expire by the
+/// server's clock (the time they have left is set, never an instant of Redis's own clock); fixes never expire, as
+/// on SQLite: the service refuses one outside the rule's window and the rule hides old ones.
 public final class RedisLiveStore: LiveStore {
     let cluster: RedisCluster
     /// The server's clock, which the time left before a key expires is measured from.
@@ -98,12 +99,15 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func addBlock(by blocker: PersonID, on blocked: PersonID) throws {
+        try write([["SADD", RedisKeys.blockedBy(blocked), blocker.rawValue]])
         try write([["SADD", RedisKeys.blocks(blocker), blocked.rawValue]])
         try removeAsks(between: blocker, and: blocked)
     }
 
     public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {
-        try write([["SREM", RedisKeys.blocks(blocker), blocked.rawValue]])[0].integer == 1
+        let removed = try write([["SREM", RedisKeys.blocks(blocker), blocked.rawValue]])[0].integer == 1
+        try write([["SREM", RedisKeys.blockedBy(blocked), blocker.rawValue]])
+        return removed
     }
 
     public func blocked(between first: PersonID, and second: PersonID) throws -> Bool {
@@ -138,8 +142,7 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix) + [String(RedisKeys.milliseconds(clock()))]])[0]
-            .integer == 1
+        try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {
@@ -180,9 +183,8 @@ extension RedisLiveStore {
             commands.append(["HSET", RedisKeys.asks(ask.from), ask.to.rawValue, RedisKeys.encode(ask.details)])
             commands.append(["SADD", RedisKeys.askedBy(ask.to), ask.from.rawValue])
         }
-        let now = String(RedisKeys.milliseconds(clock()))
         for (id, fix) in fixes {
-            commands.append(["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix) + [now])
+            commands.append(["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix))
         }
         for (hash, id) in tokenHashes {
             commands.append(["SET", RedisKeys.token(hash), id.rawValue])

@@ -18,8 +18,8 @@ enum LiveOptions {
     }
 
     /// Opens the store (`--store redis://…`, else the SQLite file), seeding it from the fixture when it is new.
-    /// On Redis Cluster, changes also travel to the other replicas through its sharded pub/sub; `clock` is the
-    /// server's, which what expires there is timed by.
+    /// Changes made by other processes arrive through Redis Cluster's sharded pub/sub, or the SQLite file's change
+    /// log; `clock` is the server's, which what expires there is timed by.
     static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene, clock: @escaping @Sendable () -> Date) throws -> LiveMapService {
         let (store, bus) = try openStore(options, dataDirectory: dataDirectory, clock: clock)
         try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile))
@@ -29,7 +29,7 @@ enum LiveOptions {
     }
 
     /// The store `--store` or `--db` names (and, on Redis Cluster, the bus between replicas), keyed to `clock`.
-    static func openStore(_ options: ParsedOptions, dataDirectory: URL, clock: @escaping @Sendable () -> Date) throws -> (any LiveStore, RedisChangeBus?) {
+    static func openStore(_ options: ParsedOptions, dataDirectory: URL, clock: @escaping @Sendable () -> Date) throws -> (any LiveStore, (any LiveBus)?) {
         if let url = options.value("store") {
             guard options.value("db") == nil else { throw UsageError(description: "--store and --db name two stores: give one") }
             let cluster = try RedisCluster(seeds: RedisCluster.seeds(from: url))
@@ -37,7 +37,8 @@ enum LiveOptions {
         }
         let path = databasePath(options, dataDirectory: dataDirectory)
         guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
-        return (try SQLiteLiveStore(path: path), nil)
+        let store = try SQLiteLiveStore(path: path)
+        return (store, store.makeChangeFeed())
     }
 
     /// The scene, the data directory, the live store and the clock (`--clock`, else now) the store is keyed to,
@@ -61,6 +62,6 @@ enum LiveOptions {
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
         try LiveGlow.connect(engine, live: live, now: now)
-        return (viewer, now, try engine.friends(of: viewer, at: now, live: live), try live.store.fix(of: viewer)?.coordinate)
+        return (viewer, now, try engine.friends(of: viewer, at: now, live: live), try live.ownFix(of: viewer, at: now)?.coordinate)
     }
 }

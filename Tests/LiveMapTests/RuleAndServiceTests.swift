@@ -68,8 +68,10 @@ struct RuleAndServiceTests {
         #expect { try live.addPerson(id: "eve", name: String(repeating: "e", count: 65)) } throws: { ($0 as? LiveMapError)?.field == "name" }
         #expect { try live.requestFriend(ann, "ann") } throws: { ($0 as? LiveMapError)?.field == "id" }
         #expect(throws: LiveMapError.notFound(id: "zed")) { try live.requestFriend(ann, "zed") }
-        #expect(throws: LiveMapError.notFound(id: "bob")) { try live.block(ann, "bob") }
+        #expect(throws: LiveMapError.notFound(id: "zed")) { try live.block(ann, "zed") }
         #expect { try live.updateLocation(ann, fix: LocationFix(lat: 40.7, lon: -73.9, accuracyMeters: 5, takenAt: Self.t0.addingTimeInterval(61)), now: Self.t0) }
+            throws: { ($0 as? LiveMapError)?.field == "at" }
+        #expect { try live.updateLocation(ann, fix: LocationFix(lat: 40.7, lon: -73.9, accuracyMeters: 5, takenAt: Self.t0.addingTimeInterval(-86400)), now: Self.t0) }
             throws: { ($0 as? LiveMapError)?.field == "at" }
         #expect { try LocationFix(lat: .nan, lon: 0, accuracyMeters: 5, takenAt: Self.t0) } throws: { ($0 as? LiveMapError)?.field == "lat" }
         #expect { try LocationFix(lat: 40, lon: 190, accuracyMeters: 5, takenAt: Self.t0) } throws: { ($0 as? LiveMapError)?.field == "lon" }

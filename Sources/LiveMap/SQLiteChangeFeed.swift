@@ -1,0 +1,66 @@
+import Foundation
+import SQLiteKit
+
+/// What other processes write to a SQLite store (the operator's CLI, a second server on the same file), heard by
+/// polling the change log every `pollInterval`: each store write adds its message to the log in its own
+/// transaction, so a change is never made without being told, and publishing here has nothing left to do.
+/// A listener that fell behind the log's pruning gets `.resync`.
+public final class SQLiteChangeFeed: LiveBus, @unchecked Sendable {
+    /// How often the log is read: the most a change made elsewhere waits before it reaches this process.
+    public static let pollInterval = 0.05
+    /// How long log rows are kept; a listener further behind than this resyncs.
+    public static let retention = 30.0
+
+    private let store: SQLiteLiveStore
+    private let lock = NSLock()
+    private var handlers: [@Sendable (LiveBusMessage) -> Void] = []
+    private var started = false
+
+    init(store: SQLiteLiveStore) {
+        self.store = store
+    }
+
+    /// The store's own writes logged the change already.
+    public func publish(_ message: LiveBusMessage) {}
+
+    public func listen(_ handler: @escaping @Sendable (LiveBusMessage) -> Void) {
+        lock.lock()
+        handlers.append(handler)
+        let start = !started
+        started = true
+        lock.unlock()
+        guard start, let first = try? SQLiteDatabase(path: store.path) else { return }
+        let cursor = (try? first.query("SELECT coalesce(max(seq), 0) FROM changes").first?.first?.integer) ?? 0
+        let path = store.path
+        let thread = Thread { [weak self] in
+            guard let database = try? SQLiteDatabase(path: path) else { return }
+            try? database.execute("PRAGMA query_only = 1")
+            var cursor = cursor
+            var lastPrune = Date()
+            while let feed = self {
+                cursor = feed.poll(database, after: cursor)
+                if Date().timeIntervalSince(lastPrune) > Self.retention / 4 {
+                    lastPrune = Date()
+                    try? feed.store.pruneChanges(before: lastPrune.addingTimeInterval(-Self.retention))
+                }
+                Thread.sleep(forTimeInterval: Self.pollInterval)
+            }
+        }
+        thread.name = "snapmap-sqlite-changes"
+        thread.start()
+    }
+
+    /// Delivers the rows after `cursor` written by other instances; returns the new cursor.
+    private func poll(_ database: SQLiteDatabase, after cursor: Int) -> Int {
+        guard let rows = try? database.query("SELECT seq, origin, message FROM changes WHERE seq > ? ORDER BY seq LIMIT 1000", [.integer(cursor)]),
+              let last = rows.last?[0].integer else { return cursor }
+        lock.lock()
+        let current = handlers
+        lock.unlock()
+        var messages: [LiveBusMessage] = []
+        if let first = rows.first?[0].integer, first > cursor + 1, cursor > 0 { messages.append(.resync) }
+        messages += rows.compactMap { row in row[1].text == store.origin ? nil : row[2].text.flatMap(LiveBusMessage.init(text:)) }
+        for message in messages { for handler in current { handler(message) } }
+        return last
+    }
+}

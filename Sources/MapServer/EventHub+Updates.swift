@@ -1,0 +1,129 @@
+import Foundation
+import LiveMap
+
+/// How the hub re-reads what a viewer sees and tells their streams; all of it runs on the hub's queue.
+extension EventHub {
+    /// Starts a sweep of every viewer, a slice per step of the queue.
+    func startSweep() {
+        let viewers = Array(byViewer.keys)
+        for start in stride(from: 0, to: viewers.count, by: Self.sweepSlice) {
+            let slice = Array(viewers[start..<min(viewers.count, start + Self.sweepSlice)])
+            queue.async { self.sweep(viewers: slice) }
+        }
+    }
+
+    /// Re-reads the viewers' friends (once per viewer, for all their streams), checks each stream's token and
+    /// sends the keep-alive that finds departed clients.
+    func sweep(viewers: [PersonID]) {
+        let now = clock()
+        for viewer in viewers {
+            guard let ids = byViewer[viewer] else { continue }
+            for id in ids { checkToken(id) }
+            guard let candidates = try? live.store.candidates(of: viewer) else { continue }
+            let current = Dictionary(uniqueKeysWithValues: candidates.compactMap { LiveMapService.visible($0, at: now) }.map { ($0.person.id, $0) })
+            schedule(viewer, candidates, now: now)
+            for id in byViewer[viewer] ?? [] {
+                guard let subscriber = subscribers[id] else { continue }
+                watch(id, Set(candidates.map(\.person.id)))
+                for person in Set(current.keys).union(subscriber.known.keys).sorted() { update(id, person, current[person]) }
+                if subscribers[id]?.stream.send(": keep-alive\n\n") == false { drop(id) }
+            }
+        }
+        rearm()
+    }
+
+    /// Re-evaluates the pairs whose instant has come.
+    func fireDeadlines() {
+        let now = clock()
+        for pair in deadlines.popDue(at: now) where byViewer[pair.viewer] != nil {
+            reevaluate(viewer: pair.viewer, person: pair.person, now: now)
+        }
+        rearm()
+    }
+
+    /// Points the deadline timer at the earliest instant still to come.
+    func rearm() {
+        guard let earliest = deadlines.earliest() else { return deadlineTimer.schedule(deadline: .distantFuture) }
+        let delay = max(0, earliest.timeIntervalSince(clock()))
+        deadlineTimer.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
+    }
+
+    /// Records when each of a viewer's candidates next changes by time alone.
+    func schedule(_ viewer: PersonID, _ candidates: [Candidate], now: Date) {
+        for candidate in candidates {
+            deadlines.set(Pair(viewer: viewer, person: candidate.person.id), at: VisibilityRule.nextChange(candidate.facts, after: now))
+        }
+    }
+
+    func reevaluate(viewer: PersonID, person: PersonID, now: Date) {
+        guard let ids = byViewer[viewer] else { return }
+        let candidate = try? live.store.candidate(viewer: viewer, person: person)
+        deadlines.set(Pair(viewer: viewer, person: person), at: candidate.flatMap { VisibilityRule.nextChange($0.facts, after: now) })
+        let seen = candidate.flatMap { LiveMapService.visible($0, at: now) }
+        for id in ids { update(id, person, seen) }
+    }
+
+    /// Ends a stream whose token no longer signs its viewer in (or cannot be checked).
+    func checkToken(_ id: Int) {
+        guard let subscriber = subscribers[id] else { return }
+        if (try? live.signsIn(tokenHash: subscriber.tokenHash, subscriber.viewer)) != true { end(id) }
+    }
+
+    /// Re-reads whom a viewer asked (their friendships changed), for the viewer's open streams.
+    func refreshCandidates(_ viewer: PersonID) {
+        guard let ids = byViewer[viewer], let candidates = try? live.store.candidates(of: viewer) else { return }
+        for id in ids { watch(id, Set(candidates.map(\.person.id))) }
+    }
+
+    func watch(_ id: Int, _ candidates: Set<PersonID>) {
+        guard let old = subscribers[id]?.candidates else { return }
+        for person in old.subtracting(candidates) { unwatch(id, person) }
+        for person in candidates.subtracting(old) { watchers[person, default: []].insert(id) }
+        subscribers[id]?.candidates = candidates
+    }
+
+    private func unwatch(_ id: Int, _ person: PersonID) {
+        watchers[person]?.remove(id)
+        if watchers[person]?.isEmpty == true { watchers[person] = nil }
+    }
+
+    /// Sends what changed about `person` on stream `id`: appear, move, or disappear.
+    func update(_ id: Int, _ person: PersonID, _ seen: VisibleFriend?) {
+        guard let subscriber = subscribers[id] else { return }
+        let before = subscriber.known[person]
+        guard before != seen else { return }
+        let text: String
+        switch (before, seen) {
+        case (nil, let now?): text = Self.event("appear", Self.payload(now))
+        case (_?, let now?): text = Self.event("move", Self.payload(now))
+        default: text = Self.event("disappear", ["id": person.rawValue])
+        }
+        subscribers[id]?.known[person] = seen
+        if !subscriber.stream.send(text) { drop(id) }
+    }
+
+    /// Closes a stream from this side (a revoked token, a removed person) and forgets it.
+    func end(_ id: Int) {
+        subscribers[id]?.stream.end()
+        drop(id)
+    }
+
+    func drop(_ id: Int) {
+        guard let subscriber = subscribers[id] else { return }
+        for person in subscriber.candidates { unwatch(id, person) }
+        subscribers[id] = nil
+        byViewer[subscriber.viewer]?.remove(id)
+        if byViewer[subscriber.viewer]?.isEmpty == true { byViewer[subscriber.viewer] = nil }
+    }
+
+    static func payload(_ friend: VisibleFriend) -> [String: Any] {
+        ["id": friend.person.id.rawValue, "name": friend.person.name, "lat": friend.fix.coordinate.lat,
+         "lon": friend.fix.coordinate.lon, "at": ISO8601DateFormatter().string(from: friend.fix.takenAt)]
+    }
+
+    /// One Server-Sent Event with a JSON payload (keys sorted).
+    static func event(_ name: String, _ payload: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return "event: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import LiveMap
+
+/// The one-read standing of another person, and the writes that end things: a token, a whole person.
+extension RedisLiveStore {
+    public func standing(of other: PersonID, for me: PersonID) throws -> Standing? {
+        let replies = try read([["EXISTS", RedisKeys.person(other)], ["SISMEMBER", RedisKeys.blocks(other), me.rawValue],
+                                ["HEXISTS", RedisKeys.asks(me), other.rawValue], ["HEXISTS", RedisKeys.asks(other), me.rawValue],
+                                ["SISMEMBER", RedisKeys.blocks(me), other.rawValue]])
+        guard replies[0].integer == 1, replies[1].integer != 1 else { return nil }
+        return Standing(meAsk: replies[2].integer == 1, theyAsk: replies[3].integer == 1, meBlocks: replies[4].integer == 1)
+    }
+
+    public func removeToken(hash: String) throws -> PersonID? {
+        guard let owner = try read([["GET", RedisKeys.token(hash)]])[0].text.map(PersonID.init(trusted:)) else { return nil }
+        try write([["DEL", RedisKeys.token(hash)], ["SREM", RedisKeys.tokens(owner), hash]])
+        return owner
+    }
+
+    /// Every key of the person goes, their id leaves the others' asks, blocks and audiences, and their Snaps leave
+    /// the hourly lists.
+    public func removePerson(_ id: PersonID) throws -> Bool {
+        let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
+                              ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)]])
+        guard facts[0].integer == 1 else { return false }
+        func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
+        var commands: [[String]] = []
+        commands += ids(1).map { ["SREM", RedisKeys.askedBy($0), id.rawValue] }
+        commands += ids(2).map { ["HDEL", RedisKeys.asks($0), id.rawValue] }
+        commands += ids(3).map { ["SREM", RedisKeys.blockedBy($0), id.rawValue] }
+        commands += ids(4).map { ["SREM", RedisKeys.blocks($0), id.rawValue] }
+        commands += facts[5].elements.compactMap(\.text).map { ["DEL", RedisKeys.token($0)] }
+        commands += [RedisKeys.person(id), RedisKeys.fix(id), RedisKeys.asks(id), RedisKeys.askedBy(id), RedisKeys.blocks(id),
+                     RedisKeys.blockedBy(id), RedisKeys.tokens(id)].map { ["DEL", $0] }
+        commands.append(["ZREM", RedisKeys.people, id.rawValue])
+        try write(commands)
+        try removeSnaps(of: id)
+        try removeFromAudiences(id)
+        return true
+    }
+
+    /// Takes the person's entries out of every hourly list of Snaps that may hold one.
+    private func removeSnaps(of id: PersonID) throws {
+        let now = Self.hour(clock())
+        let hours = Array((now - 2 * Self.snapHoursKept)...(now + 2))
+        let lists = try read(hours.map { ["LRANGE", RedisKeys.snaps(hour: $0), "0", "-1"] })
+        let commands = zip(hours, lists).flatMap { hour, list in
+            Set(list.elements.compactMap(\.text).filter { $0.hasPrefix(id.rawValue + ",") }).map { ["LREM", RedisKeys.snaps(hour: hour), "0", $0] }
+        }
+        if !commands.isEmpty { try write(commands) }
+    }
+
+    /// Takes the id out of every audience list that names it, a page of people at a time.
+    private func removeFromAudiences(_ id: PersonID) throws {
+        var after: PersonID?
+        while true {
+            let page = try people(after: after, limit: 1000)
+            guard let last = page.last else { return }
+            let lists = try read(page.map { ["HGET", RedisKeys.person($0.id), "audience_ids"] })
+            let commands: [[String]] = zip(page, lists).compactMap { person, list in
+                let ids = (list.text ?? "").split(separator: ",").map(String.init)
+                guard ids.contains(id.rawValue) else { return nil }
+                return ["HSET", RedisKeys.person(person.id), "audience_ids", ids.filter { $0 != id.rawValue }.joined(separator: ",")]
+            }
+            if !commands.isEmpty { try write(commands) }
+            after = last.id
+        }
+    }
+}
