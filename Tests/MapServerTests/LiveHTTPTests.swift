@@ -101,7 +101,8 @@ struct LiveHTTPTests {
         #expect(try await server.fetch("/v1/me/blocks/dee2", method: "POST", token: cy).0 == 204)
         #expect(try await server.fetch("/v1/me/friends/cy2", method: "POST", token: dee).0 == 404, "a blocked person is like an unknown one")
         #expect(try await server.fetch("/v1/me/blocks/dee2", method: "DELETE", token: cy).0 == 204)
-        #expect(try await server.fetch("/v1/me/blocks/jordan", method: "POST", token: cy).0 == 404, "blocking a stranger")
+        #expect(try await server.fetch("/v1/me/blocks/jordan", method: "POST", token: cy).0 == 204, "anyone who exists can be blocked")
+        #expect(try await server.fetch("/v1/me/blocks/nobody-here", method: "POST", token: cy).0 == 404, "an unknown id cannot")
         #expect(try await server.fetch("/v1/me/friends/cy2", method: "POST", token: cy).0 == 400, "befriending oneself")
     }
 

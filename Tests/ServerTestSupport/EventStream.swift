@@ -1,30 +1,62 @@
 import Foundation
 
-/// A viewer's `/v1/me/events` stream read through curl, as a phone would hold it open; ends when dropped.
-public final class EventStream {
+/// A viewer's `/v1/me/events` stream read through curl, as a phone would hold it open; ends when dropped. What
+/// arrives is read on a thread of its own, so a test can wait for text or for the end with a deadline.
+public final class EventStream: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
-    /// Everything the stream has delivered so far.
-    public private(set) var received = ""
+    private let condition = NSCondition()
+    private var text = ""
+    private var ended = false
 
     /// Opens `server`'s event stream with `token`.
     public init(server: ServerFixture, token: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sN", "--max-time", "30", "-H", "Authorization: Bearer \(token)", server.base.absoluteString + "/v1/me/events"]
+        process.arguments = ["-sN", "--max-time", "60", "-H", "Authorization: Bearer \(token)", server.base.absoluteString + "/v1/me/events"]
         process.standardOutput = output
         try process.run()
+        let handle = output.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                condition.lock()
+                if chunk.isEmpty { ended = true } else { text += String(decoding: chunk, as: UTF8.self) }
+                condition.broadcast()
+                condition.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
     }
 
     deinit {
         process.terminate()
     }
 
-    /// Reads until `marker` has arrived or the stream ends.
-    public func read(until marker: String) {
-        while !received.contains(marker) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return }
-            received += String(decoding: chunk, as: UTF8.self)
+    /// Everything the stream has delivered so far.
+    public var received: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return text
+    }
+
+    /// Waits until `marker` has arrived (true), or the stream ends or `timeout` seconds pass (false).
+    @discardableResult
+    public func read(until marker: String, timeout: Double = 30) -> Bool {
+        wait(timeout) { $0.contains(marker) }
+    }
+
+    /// Waits until the server ends the stream (true) or `timeout` seconds pass (false).
+    public func waitForEnd(timeout: Double) -> Bool {
+        wait(timeout) { _ in false } && ended
+    }
+
+    private func wait(_ timeout: Double, _ done: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !done(text) && !ended {
+            guard condition.wait(until: deadline) else { return false }
         }
+        return done(text) || ended
     }
 }
