@@ -56,7 +56,8 @@ struct chttpd_stream {
     chttpd_stream *next, *previous;
     char *buffer;
     size_t length, capacity;
-    int ended, suspended, references;
+    /* overflowed: the client read too slowly and the stream was dropped (its connection closes with an error). */
+    int ended, suspended, references, overflowed;
 };
 
 /* Creates the MHD response of a new stream (one reference for MHD, one for the caller). */

@@ -2,8 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A stream's buffer may hold this much unsent data; a client that reads slower is dropped. */
-#define STREAM_BUFFER_LIMIT (1024 * 1024)
+/* A stream's buffer may hold this much unsent data (past what the socket holds); a client that reads slower is
+   dropped: its buffer is freed at once and its connection closed with an error the next time MHD asks for data
+   (or by MHD's idle timeout, when the socket never drains), so that slow readers cost a bounded amount of memory
+   and no time of anyone else's. The client reconnects and gets `ready` again. */
+#define STREAM_BUFFER_LIMIT (256 * 1024)
 
 static void unlink_stream(chttpd_stream *stream) {
     chttpd_server *server = stream->server;
@@ -37,6 +40,10 @@ static ssize_t read_stream(void *cls, uint64_t position, char *out, size_t max) 
     (void)position;
     chttpd_stream *stream = (chttpd_stream *)cls;
     pthread_mutex_lock(&stream->lock);
+    if (stream->overflowed) {
+        pthread_mutex_unlock(&stream->lock);
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
     if (stream->length > 0) {
         size_t count = stream->length < max ? stream->length : max;
         memcpy(out, stream->buffer, count);
@@ -90,6 +97,12 @@ struct MHD_Response *chttpd_stream_response(chttpd_server *server, struct MHD_Co
 int chttpd_stream_send(chttpd_stream *stream, const uint8_t *data, size_t length) {
     pthread_mutex_lock(&stream->lock);
     if (stream->ended || stream->length + length > STREAM_BUFFER_LIMIT) {
+        if (!stream->ended) {
+            stream->overflowed = 1;
+            free(stream->buffer);
+            stream->buffer = NULL;
+            stream->length = stream->capacity = 0;
+        }
         stream->ended = 1;
         wake(stream);
         pthread_mutex_unlock(&stream->lock);

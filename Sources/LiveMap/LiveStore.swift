@@ -120,6 +120,9 @@ public protocol LiveStore: AnyObject, Sendable {
 
     /// Everyone `viewer` asked, with the facts of each: the rule picks the visible ones.
     func candidates(of viewer: PersonID) throws -> [Candidate]
+    /// One person as each viewer who asked them sees them (a candidate per viewer, `facts.viewer` naming whose): what
+    /// a change of that person's fix or settings is checked against, in one read.
+    func viewers(of person: PersonID) throws -> [Candidate]
     /// The facts about one person for one viewer; nil when the person does not exist.
     func candidate(viewer: PersonID, person: PersonID) throws -> Candidate?
 }

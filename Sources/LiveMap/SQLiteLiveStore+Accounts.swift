@@ -30,6 +30,14 @@ extension SQLiteLiveStore {
         }
     }
 
+    public func viewers(of person: PersonID) throws -> [Candidate] {
+        try read { database in
+            try database.query(SQLiteSchema.viewersQuery, [.text(person.rawValue)]).map { row in
+                SQLiteSchema.candidate(row, viewer: PersonID(trusted: row[19].text ?? ""))
+            }
+        }
+    }
+
     public func removeToken(hash: String) throws -> PersonID? {
         try write { database in
             guard let owner = try database.query("SELECT p.id FROM tokens t JOIN people p ON p.row = t.person_row WHERE t.hash = ?", [.text(hash)])

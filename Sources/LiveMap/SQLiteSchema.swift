@@ -64,6 +64,12 @@ enum SQLiteSchema {
         FROM people v JOIN asks mine ON mine.from_row = v.row JOIN people p ON p.row = mine.to_row
         WHERE v.id = ?1
         """
+    /// The person `?1` as everyone who asked them sees them, with each viewer's id last.
+    static let viewersQuery = candidateColumns + """
+        , v.id
+        FROM people p JOIN asks mine ON mine.to_row = p.row JOIN people v ON v.row = mine.from_row
+        WHERE p.id = ?1
+        """
     static let candidateQuery = candidateColumns + """
 
         FROM people v JOIN people p ON p.id = ?2 LEFT JOIN asks mine ON mine.from_row = v.row AND mine.to_row = p.row

@@ -56,8 +56,13 @@ extension EventHub {
     }
 
     func reevaluate(viewer: PersonID, person: PersonID, now: Date) {
+        guard byViewer[viewer] != nil else { return }
+        settle(viewer: viewer, person: person, try? live.store.candidate(viewer: viewer, person: person), now: now)
+    }
+
+    /// Tells the viewer's streams what `candidate` (nil: nobody) shows of `person` now, and when that next changes.
+    func settle(viewer: PersonID, person: PersonID, _ candidate: Candidate?, now: Date) {
         guard let ids = byViewer[viewer] else { return }
-        let candidate = try? live.store.candidate(viewer: viewer, person: person)
         deadlines.set(Pair(viewer: viewer, person: person), at: candidate.flatMap { VisibilityRule.nextChange($0.facts, after: now) })
         let seen = candidate.flatMap { LiveMapService.visible($0, at: now) }
         for id in ids { update(id, person, seen) }
@@ -94,8 +99,8 @@ extension EventHub {
         guard before != seen else { return }
         let text: String
         switch (before, seen) {
-        case (nil, let now?): text = Self.event("appear", Self.payload(now))
-        case (_?, let now?): text = Self.event("move", Self.payload(now))
+        case (nil, let now?): text = "event: appear\ndata: " + payloadText(now) + "\n\n"
+        case (_?, let now?): text = "event: move\ndata: " + payloadText(now) + "\n\n"
         default: text = Self.event("disappear", ["id": person.rawValue])
         }
         subscribers[id]?.known[person] = seen
@@ -116,6 +121,16 @@ extension EventHub {
         if byViewer[subscriber.viewer]?.isEmpty == true { byViewer[subscriber.viewer] = nil }
     }
 
+    /// What a stream is told of a friend, as JSON: the same for every viewer, so the text of each person's latest
+    /// state is kept (at most `payloadTextLimit` people) and a move fanned out to many streams is written once.
+    func payloadText(_ friend: VisibleFriend) -> String {
+        if let kept = payloadTexts[friend.person.id], kept.person == friend.person, kept.fix == friend.fix { return kept.text }
+        if payloadTexts.count >= Self.payloadTextLimit { payloadTexts.removeAll(keepingCapacity: true) }
+        let text = Self.json(Self.payload(friend))
+        payloadTexts[friend.person.id] = (friend.person, friend.fix, text)
+        return text
+    }
+
     static func payload(_ friend: VisibleFriend) -> [String: Any] {
         ["id": friend.person.id.rawValue, "name": friend.person.name, "lat": friend.fix.coordinate.lat,
          "lon": friend.fix.coordinate.lon, "at": ISO8601DateFormatter().string(from: friend.fix.takenAt)]
@@ -123,7 +138,11 @@ extension EventHub {
 
     /// One Server-Sent Event with a JSON payload (keys sorted).
     static func event(_ name: String, _ payload: Any) -> String {
+        "event: \(name)\ndata: \(json(payload))\n\n"
+    }
+
+    static func json(_ payload: Any) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return "event: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -13,6 +13,7 @@ public final class EventHub: @unchecked Sendable {
     /// Viewers re-read in one step of a sweep, so that changes queued meanwhile wait for a slice, not a sweep.
     static let sweepSlice = 16
     public static let maxStreamsPerViewer = 8
+    static let payloadTextLimit = 100_000
 
     struct Subscriber {
         let viewer: PersonID
@@ -37,6 +38,7 @@ public final class EventHub: @unchecked Sendable {
     var watchers: [PersonID: Set<Int>] = [:]
     /// When each watched pair's visibility changes by time alone.
     var deadlines = DeadlineQueue<Pair>()
+    var payloadTexts: [PersonID: (person: Person, fix: LocationFix, text: String)] = [:]
     private var nextID = 0
     private var sweepTimer: (any DispatchSourceTimer)?
     let deadlineTimer: any DispatchSourceTimer
@@ -114,7 +116,13 @@ public final class EventHub: @unchecked Sendable {
         switch change {
         case .person(let person):
             guard let ids = watchers[person] else { return }
-            for viewer in Set(ids.compactMap { subscribers[$0]?.viewer }) { reevaluate(viewer: viewer, person: person, now: now) }
+            let viewers = Set(ids.compactMap { subscribers[$0]?.viewer })
+            guard let seenBy = try? live.store.viewers(of: person) else {
+                for viewer in viewers { reevaluate(viewer: viewer, person: person, now: now) }
+                return rearm()
+            }
+            let byViewer = Dictionary(seenBy.map { ($0.facts.viewer, $0) }, uniquingKeysWith: { first, _ in first })
+            for viewer in viewers { settle(viewer: viewer, person: person, byViewer[viewer], now: now) }
         case .pair(let first, let second):
             refreshCandidates(first)
             refreshCandidates(second)

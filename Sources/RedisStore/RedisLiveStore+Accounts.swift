@@ -11,6 +11,25 @@ extension RedisLiveStore {
         return Standing(meAsk: replies[2].integer == 1, theyAsk: replies[3].integer == 1, meBlocks: replies[4].integer == 1)
     }
 
+    /// The person's settings and fix once, then each viewer's side of the relation, in one pipeline.
+    public func viewers(of person: PersonID) throws -> [Candidate] {
+        let askers = try read([["SMEMBERS", RedisKeys.askedBy(person)]])[0].elements.compactMap(\.text).map(PersonID.init(trusted:)).sorted()
+        let own = try read([["HMGET", RedisKeys.person(person)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(person)] + RedisKeys.fixFields])
+        guard let (found, settings) = RedisKeys.person(person, own[0].elements.map(Self.emptyAsNull)) else { return [] }
+        let fix = RedisKeys.fix(own[1].elements)
+        let replies = try read(askers.flatMap { viewer in
+            [["HGET", RedisKeys.asks(viewer), person.rawValue], ["HEXISTS", RedisKeys.asks(person), viewer.rawValue],
+             ["SISMEMBER", RedisKeys.blocks(person), viewer.rawValue], ["SISMEMBER", RedisKeys.blocks(viewer), person.rawValue]]
+        })
+        return askers.enumerated().compactMap { index, viewer in
+            let base = 4 * index
+            guard let details = replies[base].text else { return nil }
+            let facts = VisibilityFacts(viewer: viewer, person: person, viewerAsked: true, personAsked: replies[base + 1].integer == 1,
+                                        blocked: replies[base + 2].integer == 1 || replies[base + 3].integer == 1, settings: settings, fix: fix)
+            return Candidate(person: found, facts: facts, details: RedisKeys.details(details))
+        }
+    }
+
     public func removeToken(hash: String) throws -> PersonID? {
         guard let owner = try read([["GET", RedisKeys.token(hash)]])[0].text.map(PersonID.init(trusted:)) else { return nil }
         try write([["DEL", RedisKeys.token(hash)], ["SREM", RedisKeys.tokens(owner), hash]])

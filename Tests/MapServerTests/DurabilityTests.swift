@@ -8,6 +8,9 @@ import FoundationNetworking
 /// kill -9 in the middle of a burst of location updates: every update answered 204 is in the store afterwards.
 @Suite("Acknowledged updates survive kill -9")
 struct DurabilityTests {
+    /// The time of each runner's first fix: an hour before the demo server's clock starts (fixes must be current).
+    static let firstFix = ISO8601DateFormatter().date(from: "2026-11-29T17:00:00Z")!
+
     @Test func everyAcknowledgedUpdateIsThereAfterARestart() async throws {
         let fixture = try ServerFixture.shared.get()
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-durable-\(UUID().uuidString)/live.db").path
@@ -39,7 +42,7 @@ struct DurabilityTests {
                         var request = URLRequest(url: URL(string: base + "/v1/me/location")!)
                         request.httpMethod = "PUT"
                         request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
-                        let at = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_000_000 + Double(step)))
+                        let at = ISO8601DateFormatter().string(from: Self.firstFix.addingTimeInterval(Double(step)))
                         request.httpBody = Data("{\"lat\": 40.7, \"lon\": -73.95, \"accuracyMeters\": 5, \"at\": \"\(at)\"}".utf8)
                         guard let (_, response) = try? await URLSession.shared.data(for: request) else { break }
                         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -64,11 +67,11 @@ struct DurabilityTests {
         #expect(server.process.terminationReason == .uncaughtSignal, "the server was killed mid-burst")
         #expect(acknowledged.values.contains { $0 >= 0 }, "some updates were acknowledged before the kill")
         for (index, id) in people.enumerated() {
-            let line = try operate("locate", id, "--at", "40.7,-73.95", "--taken", "2026-11-16T00:00:00Z", "--clock", "2026-11-29T18:00:00Z")
+            let line = try operate("locate", id, "--at", "40.7,-73.95", "--taken", "2026-11-29T16:00:00Z", "--clock", "2026-11-29T18:00:00Z")
             let lastStep = acknowledged[index] ?? -1
             guard lastStep >= 0 else { continue }
             #expect(line.hasPrefix("ignored"), "\(id): a fix older than every acknowledged one is ignored, so the store holds one: \(line)")
-            let probeAt = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_000_000 + Double(lastStep)))
+            let probeAt = ISO8601DateFormatter().string(from: Self.firstFix.addingTimeInterval(Double(lastStep)))
             let probe = try operate("locate", id, "--at", "40.7,-73.95", "--taken", probeAt, "--clock", "2026-11-29T18:00:00Z")
             #expect(probe.hasPrefix("ignored"), "\(id): the last acknowledged fix (step \(lastStep)) survived: \(probe)")
         }
