@@ -30,12 +30,13 @@ public enum DemoSeed {
         try PersonID(scene.viewer.username, field: "viewer.username")
     }
 
-    /// Seeds unless the viewer and all their friendships are there (a process that finds another one's seeding
-    /// half done completes it: seeding is idempotent); returns whether it seeded.
+    /// Seeds a store that has no viewer yet; returns whether it seeded. A store the viewer is in is never seeded
+    /// again, so a friend who unfriended, blocked or deleted their account stays so (a seed cut short is finished
+    /// by `snapmap seed`).
     @discardableResult
     public static func seedIfNeeded(_ store: any LiveStore, scene: Scene, snapsFile: URL? = nil) throws -> Bool {
         let viewer = try viewerID(scene)
-        guard try store.person(viewer) == nil || store.relations(of: viewer).count < scene.friends.count + scene.ghosts.count else { return false }
+        guard try store.person(viewer) == nil else { return false }
         try seed(store, scene: scene, snapsFile: snapsFile)
         return true
     }

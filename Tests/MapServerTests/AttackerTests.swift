@@ -53,6 +53,10 @@ struct AttackerTests {
         #expect(jordanEvents.waitForEnd(timeout: 1), "Jordan's own stream ended")
         #expect(try await server.fetch("/v1/me/layout.json", token: jordan).0 == 401)
         try await expectAlike(server, "jordan", "jordyx")
+        try server.operate("users", "remove", "maya")
+        #expect(samEvents.read(until: "{\"id\":\"maya\"}", timeout: 1), "the operator's removal (another process) reached Sam's stream at once: \(samEvents.received.suffix(300))")
+        try await expectAlike(server, "maya", "mayx")
+        try await expectAlike(server, "jordan", "jordyx")
     }
 
     /// A person who blocked you answers every endpoint that takes an id exactly as an id that does not exist:
@@ -61,6 +65,8 @@ struct AttackerTests {
         let server = try ServerFixture()
         let jordan = try server.operate("users", "token", "jordan")
         #expect(try await server.fetch("/v1/me/blocks/samriv", method: "POST", token: jordan).0 == 204)
+        try await expectAlike(server, "jordan", "jordyx")
+        _ = try server.operate("users", "list")
         try await expectAlike(server, "jordan", "jordyx")
         #expect(try await server.fetch("/v1/me/blocks/samriv", method: "DELETE", token: jordan).0 == 204)
         #expect(try await server.fetch("/v1/me/blocks/jordan", method: "POST").0 == 204, "Sam can block Jordan now")

@@ -42,21 +42,22 @@ public final class EventStream: @unchecked Sendable {
     /// Waits until `marker` has arrived (true), or the stream ends or `timeout` seconds pass (false).
     @discardableResult
     public func read(until marker: String, timeout: Double = 30) -> Bool {
-        wait(timeout) { $0.contains(marker) }
+        wait(timeout) { text, _ in text.contains(marker) }
     }
 
     /// Waits until the server ends the stream (true) or `timeout` seconds pass (false).
     public func waitForEnd(timeout: Double) -> Bool {
-        wait(timeout) { _ in false } && ended
+        wait(timeout) { _, ended in ended }
     }
 
-    private func wait(_ timeout: Double, _ done: (String) -> Bool) -> Bool {
+    /// Waits until `done` holds (true), or the stream ends or `timeout` seconds pass (false).
+    private func wait(_ timeout: Double, _ done: (String, Bool) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !done(text) && !ended {
-            guard condition.wait(until: deadline) else { return false }
+        while !done(text, ended) {
+            guard !ended, condition.wait(until: deadline) else { return done(text, ended) }
         }
-        return done(text) || ended
+        return true
     }
 }

@@ -3,11 +3,11 @@ import GeoCore
 import LiveMap
 import MapEngine
 
-/// `snapmap users add|list|token|revoke`: the operator's view of people and their sign-in tokens.
+/// `snapmap users add|list|token|revoke|remove`: the operator's view of people and their sign-in tokens.
 let usersCommand = Command(
     name: "users",
-    summary: "the operator's people: add ID --name N, list, token ID (mint a sign-in token), revoke ID",
-    usage: "users add ID --name NAME [--color #RRGGBB] | users list | users token ID | users revoke ID  [--db PATH]",
+    summary: "the operator's people: add ID --name N, list, token ID (mint a sign-in token), revoke ID, remove ID (delete the account)",
+    usage: "users add ID --name NAME [--color #RRGGBB] | users list | users token ID | users revoke ID | users remove ID  [--db PATH]",
     options: [.value("name", "NAME", "the display name (1–64 characters)"), .value("color", "#RRGGBB", "the avatar colour"),
               LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ACTION [ID]"
@@ -24,8 +24,11 @@ let usersCommand = Command(
         return try live.mintToken(for: arguments[1])
     case ("revoke", 2):
         return "revoked \(try live.revokeTokens(of: arguments[1])) tokens of \(arguments[1])"
+    case ("remove", 2):
+        try live.removePerson(arguments[1])
+        return "removed \(arguments[1]) and everything of theirs"
     default:
-        throw UsageError(description: "expected add ID, list, token ID or revoke ID")
+        throw UsageError(description: "expected add ID, list, token ID, revoke ID or remove ID")
     }
 }
 
