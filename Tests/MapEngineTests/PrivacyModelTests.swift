@@ -68,7 +68,13 @@ struct PrivacyModelTests {
                 let age = Double(random.next() % 30 * 3600) - Double(random.next() % 50)
                 let coordinate = try Coordinate(lat: 40.705 + Double(random.next() % 1000) / 60_000, lon: -73.972 + Double(random.next() % 1000) / 40_000)
                 let fix = try LocationFix(coordinate: coordinate, accuracyMeters: 10, takenAt: t0.addingTimeInterval(-age))
-                if try live.updateLocation(me, fix: fix, now: t0) { model.fixAt[id] = max(model.fixAt[id] ?? -.infinity, -age) }
+                let inWindow = -age > -86_400 && -age <= 60
+                do {
+                    if try live.updateLocation(me, fix: fix, now: t0) { model.fixAt[id] = max(model.fixAt[id] ?? -.infinity, -age) }
+                    #expect(inWindow, "a fix \(age) s old was accepted")
+                } catch {
+                    #expect(!inWindow, "a fix \(age) s old was refused: \(error)")
+                }
             }
         }
         let viewport = try engine.scene.viewport.with(Camera(center: Coordinate(lat: 40.7135, lon: -73.9595), zoom: 13))

@@ -29,7 +29,7 @@ struct AttackerTests {
         #expect(stolen.waitForEnd(timeout: 1), "the signed-out phone's stream ended")
         #expect(try await server.fetch("/v1/me/layout.json").0 == 401)
         _ = try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7155, "lon": -73.9612, "accuracyMeters": 9]), token: jordan)
-        #expect(kept.read(until: "event: move", timeout: 2), "the other phone still hears Jordan")
+        #expect(kept.read(until: "event: move", timeout: 10), "the other phone still hears Jordan")
         let started = Date()
         try server.operate("users", "revoke", "samriv")
         #expect(kept.waitForEnd(timeout: 1.5), "the CLI's revocation ended the stream")

@@ -6,11 +6,13 @@ import ServerTestSupport
 import Testing
 
 /// Streams cannot hurt each other: event streams that never read, beside a healthy viewer whose events must keep
-/// their latency. `SNAPMAP_SLOW_VIEWERS` sets how many slow viewers (8 streams each): 25 in `make test`, 125
-/// (1,000 streams) in `make faults`.
+/// their latency. `SNAPMAP_SLOW_VIEWERS` sets how many slow viewers (8 streams each) and `SNAPMAP_SLOW_P99_MS` the
+/// bound: in `make test` 25 viewers and 250 ms (the other suites share the two cores meanwhile; the finding was
+/// 1.6–2.9 s); `make faults` runs it alone with 125 viewers (1,000 streams) and 50 ms.
 @Suite("Slow event streams")
 struct SlowStreamTests {
     static let viewers = Int(ProcessInfo.processInfo.environment["SNAPMAP_SLOW_VIEWERS"] ?? "") ?? 25
+    static let p99Bound = Double(ProcessInfo.processInfo.environment["SNAPMAP_SLOW_P99_MS"] ?? "") ?? 250
 
     /// A token for the index-th person: 64 hex digits, as tokens are.
     static func token(_ index: Int) -> String {
@@ -52,6 +54,6 @@ struct SlowStreamTests {
         let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any], "\(String(decoding: text, as: UTF8.self))")
         #expect(result["ready"] as? Bool == true && result["slowStreams"] as? Int == Self.viewers * EventHub.maxStreamsPerViewer, "\(result)")
         #expect(result["missed"] as? Int == 0, "every move reached the healthy viewer: \(result)")
-        #expect((result["p99Ms"] as? Double ?? .infinity) <= 50, "p99 of the healthy viewer's events: \(result)")
+        #expect((result["p99Ms"] as? Double ?? .infinity) <= Self.p99Bound, "p99 of the healthy viewer's events: \(result)")
     }
 }
