@@ -1,9 +1,17 @@
 // snapmap's XYZ tiles and the glow overlay tiles in Leaflet (public); with #token=… in the address, also the
-// signed-in viewer's friends from /v1/me/layout.json.
+// signed-in viewer's friends from /v1/me/layout.json, their labels as text (a tooltip given a string sets it as HTML).
 // window.tileStatus counts loaded and failed tiles for the browser test.
-"use strict";
+import { takeToken } from "/static/token.js";
 
 window.tileStatus = { loaded: 0, failed: 0, layersLoaded: 0 };
+const { token } = takeToken();
+
+// A tooltip's content as a text node's: whatever a person wrote stays text.
+function label(text) {
+  const span = document.createElement("span");
+  span.textContent = text;
+  return span;
+}
 
 (async function start() {
   const tilejson = await (await fetch("/tiles.json")).json();
@@ -15,15 +23,14 @@ window.tileStatus = { loaded: 0, failed: 0, layersLoaded: 0 };
     .on("load", () => { window.tileStatus.layersLoaded += 1; });
   track(L.tileLayer("/tiles/{z}/{x}/{y}{r}.png", { attribution: tilejson.attribution, maxZoom: 20 })).addTo(map);
   track(L.tileLayer("/heat/{z}/{x}/{y}.png", { opacity: 1, maxZoom: 20 })).addTo(map);
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
   if (!token) return;
   const layout = await (await fetch("/v1/me/layout.json", { headers: { Authorization: `Bearer ${token}` } })).json();
   for (const group of layout.groups) {
     L.circleMarker([group.coordinate.lat, group.coordinate.lon], { radius: 12, color: "#fff", fillColor: "#FFFC00", fillOpacity: 1 })
-      .bindTooltip(group.labelText, { permanent: true, direction: "bottom", className: "pin-label" }).addTo(map);
+      .bindTooltip(label(group.labelText), { permanent: true, direction: "bottom", className: "pin-label" }).addTo(map);
   }
   for (const pin of layout.pins.filter((p) => p.visible && !p.groupId)) {
     L.circleMarker([pin.coordinate.lat, pin.coordinate.lon], { radius: 10, color: "#fff", fillColor: "#0EADFF", fillOpacity: 1 })
-      .bindTooltip(pin.labelText, { permanent: true, direction: "bottom", className: "pin-label" }).addTo(map);
+      .bindTooltip(label(pin.labelText), { permanent: true, direction: "bottom", className: "pin-label" }).addTo(map);
   }
 })();

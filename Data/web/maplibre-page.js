@@ -2,13 +2,14 @@
 // raster tiles; with #token=… in the address, also the signed-in viewer's friends from /v1/me/layout.json.
 // #lat=…&lon=…&zoom=… (snapmap's zoom, one more than MapLibre's for the same scale) moves the camera; #glow=off hides
 // the glow.
-// window.mapStatus says when the map has drawn everything (and what failed) for the browser test.
-"use strict";
+// window.mapStatus says when the map has drawn everything (and what failed) for the browser test. Friends' labels are
+// text fields drawn on the canvas, never HTML.
+import { takeToken } from "/static/token.js";
 
 window.mapStatus = { idle: false, errors: [] };
 
 (function start() {
-  const parameters = new URLSearchParams(location.hash.slice(1));
+  const { token, parameters } = takeToken();
   const map = window.map = new maplibregl.Map({ container: "map", style: "/styles/snapmap.json", attributionControl: { compact: true },
                                    fadeDuration: 0, canvasContextAttributes: { preserveDrawingBuffer: true } });
   const [lat, lon, zoom] = ["lat", "lon", "zoom"].map((name) => parseFloat(parameters.get(name)));
@@ -16,7 +17,6 @@ window.mapStatus = { idle: false, errors: [] };
   map.on("error", (event) => { window.mapStatus.errors.push(String(event.error && event.error.message)); });
   map.once("load", async () => {
     if (parameters.get("glow") === "off") map.setLayoutProperty("heat", "visibility", "none");
-    const token = parameters.get("token");
     if (token) {
       const layout = await (await fetch("/v1/me/layout.json", { headers: { Authorization: `Bearer ${token}` } })).json();
       const point = (item, color) => ({ type: "Feature", geometry: { type: "Point", coordinates: [item.coordinate.lon, item.coordinate.lat] },

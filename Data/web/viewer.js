@@ -1,10 +1,11 @@
 // The Snap Map screen on snapmap's HTTP API, signed in with the token in the address (#token=…, as
 // `snapmap serve --demo` prints it): a tap asks /v1/me/hit; a friend is zoomed to with /v1/me/zoom along its
 // fly-to path and gets a card; a group is zoomed to fit; empty map closes the card. Friends' moves arrive on
-// /v1/me/events and redraw the map. Without a token it shows the public map (tiles and glow) only.
-"use strict";
+// /v1/me/events and redraw the map. Without a token it shows the public map (tiles and glow) only. What people
+// wrote (names) reaches the page only as textContent.
+import { takeToken } from "/static/token.js";
 
-const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+const TOKEN = takeToken().token;
 const AUTH = { headers: { Authorization: `Bearer ${TOKEN}` } };
 
 const W = 393, H = 852, R = 6378137, SCALE = 2;

@@ -2,10 +2,9 @@ import Foundation
 import GeoCore
 
 /// A person's location as their phone reported it: where, how precisely, when it was taken, and optionally a
-/// place name. Construction validates.
+/// place name (kept to `PersonText`'s rule, in NFC; an empty one is none). Construction validates.
 public struct LocationFix: Hashable, Sendable {
     public static let accuracyRange: ClosedRange<Double> = 0...100_000
-    public static let placeLength = 0...120
 
     public let coordinate: Coordinate
     public let accuracyMeters: Double
@@ -19,15 +18,14 @@ public struct LocationFix: Hashable, Sendable {
         } catch {
             throw .invalid(field: error.field, message: error.description)
         }
-        if let place {
-            guard Self.placeLength.contains(place.count), !place.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw .invalid(field: "place", message: "must be at most \(Self.placeLength.upperBound) characters without control characters")
-            }
+        if let place, !place.isEmpty {
+            self.place = try PersonText.checked(place, field: "place")
+        } else {
+            self.place = nil
         }
         self.coordinate = coordinate
         self.accuracyMeters = accuracyMeters
         self.takenAt = takenAt
-        self.place = place
     }
 
     /// Builds a fix from raw numbers, naming `lat`, `lon` or `accuracyMeters` when one is wrong.

@@ -1,10 +1,8 @@
 import Foundation
 
-/// Someone on the map: an id, a display name, an avatar colour and optionally an avatar image (a path under
-/// the data directory). Construction validates.
+/// Someone on the map: an id, a display name (kept to `PersonText`'s rule, in NFC), an avatar colour and
+/// optionally an avatar image (a path under the data directory). Construction validates.
 public struct Person: Hashable, Sendable {
-    public static let nameLength = 1...64
-
     public let id: PersonID
     public let name: String
     /// `#RRGGBB`.
@@ -12,12 +10,7 @@ public struct Person: Hashable, Sendable {
     public let avatar: String?
 
     public init(id: PersonID, name: String, color: String, avatar: String? = nil) throws(LiveMapError) {
-        guard Self.nameLength.contains(name.count), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .invalid(field: "name", message: "must be \(Self.nameLength.lowerBound) to \(Self.nameLength.upperBound) characters, not blank")
-        }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0 != "\u{200D}" }) else {
-            throw .invalid(field: "name", message: "must not contain control characters")
-        }
+        let name = try PersonText.checked(name, field: "name")
         guard color.utf8.count == 7, color.first == "#", color.dropFirst().allSatisfy(\.isHexDigit) else {
             throw .invalid(field: "color", message: "must be #RRGGBB, got \"\(color.prefix(16))\"")
         }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The server's access log: a line per answer (method, path, status, milliseconds), control characters escaped so
-/// no request can forge a line, written by a background thread from a bounded buffer. Serving never waits for
-/// the log: when the buffer is full (nobody reads the output), lines are dropped and counted.
+/// The server's access log: a line per answer (method, path, status, milliseconds), Unicode's control, format and
+/// separator characters escaped so no request can forge a line, written by a background thread from a bounded
+/// buffer. Serving never waits for the log: when the buffer is full (nobody reads the output), lines are dropped
+/// and counted.
 public final class AccessLog: @unchecked Sendable {
     /// Bytes held before lines are dropped.
     public static let bufferLimit = 1 << 20
@@ -41,17 +42,28 @@ public final class AccessLog: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Text with control characters, spaces and backslashes as `\xNN`, at most 200 characters.
+    /// Text with every character of Unicode's control, format (bidi controls among them), separator (spaces, U+2028,
+    /// U+2029), private-use and unassigned categories, and backslashes, as `\xNN` (to U+00FF), `\uNNNN` or
+    /// `\UNNNNNNNN`; at most 200 characters. No request can start a line or turn one around for any reader.
     static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars.prefix(200) {
-            if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "\\" {
-                result += String(format: "\\x%02X", scalar.value)
+            if needsEscape(scalar) {
+                let (prefix, digits) = scalar.value <= 0xFF ? ("\\x", 2) : scalar.value <= 0xFFFF ? ("\\u", 4) : ("\\U", 8)
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += prefix + String(repeating: "0", count: digits - hex.count) + hex
             } else {
                 result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned: return true
+        default: return scalar == "\\"
+        }
     }
 
     private func drain() {

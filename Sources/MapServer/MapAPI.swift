@@ -118,7 +118,7 @@ public final class MapAPI: Sendable {
             if let glyphs = glyphs(request) { return glyphs }
             if let file = files.file(for: request.path) {
                 return HTTPResponse(status: 200, contentType: file.type, body: [UInt8](try Data(contentsOf: file.url)),
-                                    headers: [("Cache-Control", "public, max-age=300")])
+                                    headers: [("Cache-Control", "public, max-age=300")] + StaticFiles.headers(for: file.type))
             }
             return Self.json(404, ["error": "no such resource: \(request.path.prefix(80))"])
         }

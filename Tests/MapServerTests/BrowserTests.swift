@@ -29,6 +29,25 @@ struct BrowserTests {
         #expect(text.contains("card names Jordan Lee") && text.contains("a move redrew the open viewer"))
         #expect(FileManager.default.fileExists(atPath: screenshot.path), "the screenshot is saved")
     }
+
+    /// Sam's friends Mallory and Bold have names made of markup (an `<img>` whose onerror runs script and sends the
+    /// address's fragment away, and a `<b>`): the viewer's card, Leaflet's tooltips and MapLibre's labels show them as
+    /// text, no script of theirs runs, every page forbids inline script, and Sam's token leaves the address on load
+    /// and goes only to the server's own `/v1/me/` in the Authorization header.
+    @Test func namesMadeOfMarkupStayTextAndTheTokenStaysWithThePage() throws {
+        let server = try ServerFixture()
+        try server.operate("users", "add", "mallory", "--name", "<img/src/onerror=window.pwned=1;fetch('/stolen?'+location.hash)>")
+        try server.operate("users", "add", "boldly", "--name", "<b>Bold</b> <img src=x onerror=window.pwned=2>")
+        for (id, at) in [("mallory", "40.7265,-73.9565"), ("boldly", "40.7055,-73.9530")] {
+            try server.operate("friends", "add", "samriv", id)
+            try server.operate("sharing", id, "--ghost", "off")
+            try server.operate("locate", id, "--at", at, "--place", "<i>Domino</i>", "--clock", "scene")
+        }
+        let (status, text) = try runBrowserScript("escape_test.py", root: server.root, [server.base.absoluteString, server.token, "boldly"])
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("the card names '<b>Bold</b> <img src=x onerror=window.pwned=2>' as text")
+                && text.contains("<img/src/onerror=window.pwned=1;fetch('/stolen?'+location.hash)> · now") && text.contains("MapLibre:"), "\(text)")
+    }
 }
 
 @Suite("MapLibre GL JS in headless Chromium")

@@ -7,9 +7,9 @@ import LiveMap
 let serveCommand = Command(
     name: "serve",
     summary: "serve the live map (sign-in, locations, friends, frames, layouts, events), tiles and the web viewer over HTTP",
-    usage: "serve [--host 127.0.0.1] [--port 8080] [--threads N] [--db PATH] [--clock ISO8601|scene] [--demo]",
+    usage: "serve [--host 127.0.0.1] [--port 8080] [--allowed-hosts NAMES] [--threads N] [--db PATH] [--clock ISO8601|scene] [--demo]",
     options: [
-        .value("host", "ADDR", "the IPv4 address to listen on (default 127.0.0.1)"),
+        .value("host", "ADDR", "the IPv4 or IPv6 address to listen on (default 127.0.0.1; off loopback --allowed-hosts is needed)"),
         .value("port", "PORT", "the port, 0 for any free one (default 8080)"),
         .value("threads", "N", "worker threads, 1…256 (default: one per core)"),
         .value("per-client-connections", "N", "connections one client address may hold, 1…8192 (default 256)"),
@@ -18,7 +18,9 @@ let serveCommand = Command(
         LiveOptions.store,
         .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
         .flag("demo", "loopback only: seed when needed and print a viewer URL signed in as the scene's viewer"),
-        .value("allowed-hosts", "NAMES", "comma-separated host names private answers are given under (default on loopback: 127.0.0.1, localhost, [::1]; elsewhere any)"),
+        .value("allowed-hosts", "NAMES", "comma-separated host names private answers are given under (needed off loopback; "
+               + "default on loopback: its address, 127.0.0.1, localhost, [::1])"),
+        .flag("any-host", "UNSAFE: give private answers under any Host name, so a page on any name that resolves here (DNS rebinding) reads them"),
         .flag("no-shared-layers", "draw every frame from scratch (saves the shared-layer cache's memory; the bytes are the same)"),
         .flag("stop-on-stdin-eof", "stop when standard input closes (for a supervising process, such as the tests)"),
         DataLocator.option,
@@ -29,14 +31,17 @@ let serveCommand = Command(
     let threads = try options.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
     let demo = options.flag("demo")
     guard !demo || ["127.0.0.1", "::1"].contains(host) else { throw UsageError(description: "--demo serves on loopback only (--host 127.0.0.1 or ::1)") }
+    let allowedHosts: Set<String>?
+    do {
+        allowedHosts = try AllowedHosts.resolve(listeningOn: host, names: options.value("allowed-hosts"), anyHost: options.flag("any-host"))
+    } catch let refusal as AllowedHosts.Refusal {
+        throw UsageError(description: refusal.description)
+    }
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
     let offset = start.timeIntervalSinceNow
     let clock: @Sendable () -> Date = { Date().addingTimeInterval(offset) }
     let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: clock)
-    let loopback: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
-    let allowedHosts = options.value("allowed-hosts").map { Set($0.lowercased().split(separator: ",").map(String.init)) }
-        ?? (["127.0.0.1", "::1"].contains(host) ? loopback : nil)
     let api = try MapAPI(engine: engine, live: live, clock: clock, sharesLayers: !options.flag("no-shared-layers"),
                          allowedHosts: allowedHosts)
     api.eventHub.startSweeping()
