@@ -15,8 +15,8 @@ final class TestClock: @unchecked Sendable {
     func set(_ time: Date) { lock.withLock { self.time = time } }
 }
 
-/// The map API in this process, on a store of its own holding the fixture's people and `snaps`, at a clock the test
-/// moves: what `snapmap serve` answers, without the network or a real clock in between.
+/// The map API in this process, on a store of its own holding the scene's viewer (friendless) and `snaps`, at a clock
+/// the test moves: what `snapmap serve` answers, without the network or a real clock in between.
 final class InProcessMap: Sendable {
     static let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Data")
@@ -31,10 +31,12 @@ final class InProcessMap: Sendable {
         engine = try MapEngine(paths: DataPaths(dataDirectory: Self.dataDirectory))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-glow-\(UUID().uuidString).db").path
         let store = try SQLiteLiveStore(path: path)
-        try DemoSeed.seed(store, scene: engine.scene)
+        let viewer = try DemoSeed.viewerID(engine.scene)
+        _ = try store.addPerson(Person(id: viewer, name: engine.scene.viewer.name, color: LiveMapService.palette[0]),
+                                settings: SharingSettings(ghost: .off, audience: .friends))
         try store.addSnaps(snaps)
         let live = LiveMapService(store: store)
-        token = try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue)
+        token = try live.mintToken(for: viewer.rawValue)
         let clock = TestClock(start)
         self.clock = clock
         api = try MapAPI(engine: engine, live: live, clock: { clock.now })
