@@ -32,6 +32,7 @@ public final class SnapAggregate: @unchecked Sendable {
         public let minimumPosters: Int
         /// The most one person weighs in one cell, in Snaps taken at the end of the current hour (each weighs 1).
         public let maxWeightPerPoster: Double
+        /// How long the drawn glow stays the same, and how many hours a Snap counts for.
         public let epochSeconds: Int
         public let windowHours: Int
         /// Cells are tiles of this zoom: counted, capped and drawn alike.
