@@ -20,6 +20,10 @@ public struct HeatStyle: Sendable {
     /// How fast a Snap's weight halves, and how many distinct people must have posted in a place before it glows.
     public let halfLifeHours: Double
     public let minimumPosters: Int
+    /// The most one person weighs in one cell of the glow, in fresh Snaps (a Snap at the end of its hour weighs 1).
+    public let maxWeightPerPoster: Double
+    /// How long the public glow stays the same: it is redrawn from a snapshot taken at each epoch's start.
+    public let epochSeconds: Int
     /// 256 premultiplied colours from density 0 to maxDensity.
     public let ramp: [Color]
 
@@ -27,9 +31,12 @@ public struct HeatStyle: Sendable {
     /// The radii in points a style may ask for (with `radius` or `radiusRange`).
     public static let radiusLimits: ClosedRange<Double> = 1...1000
     public static let minimumPostersRange: ClosedRange<Int> = 1...1000
+    public static let maxWeightPerPosterRange: ClosedRange<Double> = 0.01...1000
+    public static let epochSecondsRange: ClosedRange<Int> = 1...3600
 
     public init(radius: Double, radiusMeters: Double?, radiusRange: ClosedRange<Double> = HeatStyle.radiusLimits, intensity: Double,
-                maxDensity: Double, opacity: Double, halfLifeHours: Double = 6, minimumPosters: Int = 5, stops: [(Double, Color)]) throws(RasterError) {
+                maxDensity: Double, opacity: Double, halfLifeHours: Double = 6, minimumPosters: Int = 5, maxWeightPerPoster: Double = 3, epochSeconds: Int = 300,
+                stops: [(Double, Color)]) throws(RasterError) {
         guard radiusRange.lowerBound.isFinite, radiusRange.upperBound.isFinite, Self.radiusLimits.contains(radiusRange.lowerBound),
               Self.radiusLimits.contains(radiusRange.upperBound) else {
             throw .invalid(field: "heat.radiusRange", reason: "\(radiusRange) is out of range: allowed [min, max] within 1 … 1000 points")
@@ -39,6 +46,12 @@ public struct HeatStyle: Sendable {
         }
         guard Self.minimumPostersRange.contains(minimumPosters) else {
             throw .invalid(field: "heat.minimumPosters", reason: "\(minimumPosters) is out of range: allowed 1 … 1000")
+        }
+        guard maxWeightPerPoster.isFinite, Self.maxWeightPerPosterRange.contains(maxWeightPerPoster) else {
+            throw .invalid(field: "heat.maxWeightPerPoster", reason: "\(maxWeightPerPoster) is out of range: allowed 0.01 … 1000")
+        }
+        guard Self.epochSecondsRange.contains(epochSeconds) else {
+            throw .invalid(field: "heat.epochSeconds", reason: "\(epochSeconds) is out of range: allowed 1 … 3600")
         }
         for (name, value, range) in [("radius", radius, 1.0...200), ("intensity", intensity, 0.0...100), ("maxDensity", maxDensity, 1e-6...1e9),
                                      ("opacity", opacity, 0.0...1)] {
@@ -60,6 +73,8 @@ public struct HeatStyle: Sendable {
         self.opacity = opacity
         self.halfLifeHours = halfLifeHours
         self.minimumPosters = minimumPosters
+        self.maxWeightPerPoster = maxWeightPerPoster
+        self.epochSeconds = epochSeconds
         ramp = (0..<256).map { step in Self.color(at: Double(step) / 255, stops: stops) }
     }
 
@@ -86,6 +101,8 @@ public struct HeatStyle: Sendable {
                 let opacity: Double
                 let halfLifeHours: Double
                 let minimumPosters: Int
+                let maxWeightPerPoster: Double
+                let epochSeconds: Int
                 let ramp: [Stop]
             }
             struct Stop: Decodable {
@@ -117,6 +134,7 @@ public struct HeatStyle: Sendable {
             range = pair[0]...pair[1]
         }
         return try HeatStyle(radius: heat.radius, radiusMeters: heat.radiusMeters, radiusRange: range, intensity: heat.intensity, maxDensity: heat.maxDensity,
-                             opacity: heat.opacity, halfLifeHours: heat.halfLifeHours, minimumPosters: heat.minimumPosters, stops: stops)
+                             opacity: heat.opacity, halfLifeHours: heat.halfLifeHours, minimumPosters: heat.minimumPosters,
+                             maxWeightPerPoster: heat.maxWeightPerPoster, epochSeconds: heat.epochSeconds, stops: stops)
     }
 }

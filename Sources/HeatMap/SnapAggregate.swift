@@ -1,171 +1,173 @@
 import Foundation
 import GeoCore
 
-/// A public Snap as the glow sees it: who posted it (only to count distinct people), where, when.
+/// A public Snap as the glow sees it: who posted it (only to count distinct people and cap each one's weight),
+/// where, when it was taken, and when the server received it (which decides the first epoch that draws it).
 public struct PostedSnap: Hashable, Sendable {
     public let poster: String
     public let point: MercatorPoint
     public let takenAt: Date
+    public let receivedAt: Date
 
-    public init(poster: String, point: MercatorPoint, takenAt: Date) {
+    /// A Snap received at `receivedAt`, or when it was taken (a Snap loaded from the store) when not given.
+    public init(poster: String, point: MercatorPoint, takenAt: Date, receivedAt: Date? = nil) {
         self.poster = poster
         self.point = point
         self.takenAt = takenAt
+        self.receivedAt = receivedAt ?? takenAt
     }
 }
 
-/// The live glow's aggregate: per-cell counters bucketed by hour, so that a new Snap costs O(1) and neither the
-/// decay nor the 24-hour window ever rescans Snaps.
+/// The live glow's aggregate: each Snap is added in O(1) to the total of its poster, cell, hour taken and epoch
+/// received; what is drawn is a `GlowSnapshot` of it taken at an epoch's start, made once per epoch.
 ///
-/// Snaps weigh 2^(−age / half-life), their age taken at the end of the current hour; a Snap counts while its hour
-/// is the current one or one of the `windowHours − 1` before. Weights are kept on fine cells (whose centres are
-/// the glow's points); a fine cell shows only when its privacy cell (a coarser square around it) had at least
-/// `minimumPosters` distinct people posting in the window, so one person's Snaps alone are never seen.
+/// Snaps weigh 2^(−age / half-life), their age taken at the end of the hour the epoch starts in; a Snap counts
+/// while its hour is that one or one of the `windowHours − 1` before. The cells that are counted are the cells
+/// that are drawn (z18, ~116 m at New York): a cell shows only with at least `minimumPosters` distinct people in
+/// the window, and one person's weight in it is capped. A Snap received during an epoch is drawn from the next
+/// one on. Weights are kept in fixed point, so totals do not depend on the order Snaps arrive in.
 public final class SnapAggregate: @unchecked Sendable {
     public struct Settings: Hashable, Sendable {
         public let halfLifeHours: Double
         public let minimumPosters: Int
+        /// The most one person weighs in one cell, in Snaps taken at the end of the current hour (each weighs 1).
+        public let maxWeightPerPoster: Double
+        /// How long the drawn glow stays the same, and how many hours a Snap counts for.
+        public let epochSeconds: Int
         public let windowHours: Int
-        /// Fine cells are tiles of this zoom (z20: ~29 m at New York), privacy cells of `privacyZoom`.
+        /// Cells are tiles of this zoom: counted, capped and drawn alike.
         public let cellZoom: Int
-        public let privacyZoom: Int
 
-        public init(halfLifeHours: Double, minimumPosters: Int, windowHours: Int = 24, cellZoom: Int = 20, privacyZoom: Int = 17) {
+        public init(halfLifeHours: Double, minimumPosters: Int, maxWeightPerPoster: Double, epochSeconds: Int, windowHours: Int = 24, cellZoom: Int = 18) {
             self.halfLifeHours = halfLifeHours
             self.minimumPosters = minimumPosters
+            self.maxWeightPerPoster = maxWeightPerPoster
+            self.epochSeconds = epochSeconds
             self.windowHours = windowHours
             self.cellZoom = cellZoom
-            self.privacyZoom = privacyZoom
         }
+
+        /// The epoch a time falls in, and the instant an epoch starts at.
+        public func epoch(of date: Date) -> Int { Int((date.timeIntervalSince1970 / Double(epochSeconds)).rounded(.down)) }
+        public func start(of epoch: Int) -> Date { Date(timeIntervalSince1970: Double(epoch) * Double(epochSeconds)) }
+        /// The first epoch whose start is at or after `date`: the first to draw a Snap received then.
+        func firstEpoch(receiving date: Date) -> Int { Int((date.timeIntervalSince1970 / Double(epochSeconds)).rounded(.up)) }
     }
 
-    /// Weight and count of one fine cell in one hour; weights are relative to the hour's start.
-    struct HourSum {
-        var weight = 0.0
-        var count = 0
+    /// One person's Snaps in one cell, taken in one hour and first drawn in one epoch.
+    struct Contribution: Hashable {
+        let poster: String
+        let hour: Int
+        let epoch: Int
     }
 
-    struct FineCell {
-        var hours: [Int: HourSum] = [:]
-    }
-
-    struct PrivacyCell {
-        /// The hour of each person's latest Snap here, and how many people's latest Snap falls in each hour.
-        var latestHour: [String: Int] = [:]
-        var postersByHour: [Int: Int] = [:]
-    }
+    /// Weights relative to their hour's start (1 … 2^(1 / half-life)) are kept in units of 2^−32.
+    static let fixedPointOne = 4_294_967_296.0
+    /// Snapshots kept for the epochs last drawn.
+    static let keptSnapshots = 4
 
     public let settings: Settings
     private let lock = NSLock()
-    private var fine: [UInt64: FineCell] = [:]
-    private var privacy: [UInt64: PrivacyCell] = [:]
-    private let fineSpan: Double
-    private var changes = 0
+    private var cells: [UInt64: [Contribution: UInt64]] = [:]
+    private var snapshots: [Int: GlowSnapshot] = [:]
+    /// The latest epoch a snapshot was asked for, and how many Snaps were added since that it would draw: a
+    /// snapshot made outside the lock is kept only when none was.
+    private var latestAsked = Int.min
+    private var addsDrawnByAsked = 0
 
     public init(settings: Settings) {
         self.settings = settings
-        fineSpan = WebMercator.worldSize / Double(1 << settings.cellZoom)
     }
 
     /// The hour index of a time (hours since 1970).
     public static func hour(of date: Date) -> Int { Int((date.timeIntervalSince1970 / 3600).rounded(.down)) }
 
-    /// Adds one Snap: O(1).
+    /// Adds one Snap: O(1). A snapshot already taken of an epoch that draws it is dropped, to be taken again.
     public func add(_ snap: PostedSnap) {
-        let (column, row) = cell(of: snap.point, zoom: settings.cellZoom)
-        let shift = settings.cellZoom - settings.privacyZoom
         let hour = Self.hour(of: snap.takenAt)
-        let weight = pow(2, (snap.takenAt.timeIntervalSince1970 - Double(hour) * 3600) / 3600 / settings.halfLifeHours)
+        let weight = UInt64((pow(2, (snap.takenAt.timeIntervalSince1970 - Double(hour) * 3600) / 3600 / settings.halfLifeHours) * Self.fixedPointOne).rounded())
+        let contribution = Contribution(poster: snap.poster, hour: hour, epoch: settings.firstEpoch(receiving: snap.receivedAt))
+        let key = cellKey(of: snap.point)
         lock.lock()
         defer { lock.unlock() }
-        changes += 1
-        fine[Self.key(column, row), default: FineCell()].hours[hour, default: HourSum()].weight += weight
-        fine[Self.key(column, row)]?.hours[hour]?.count += 1
-        let privacyKey = Self.key(column >> shift, row >> shift)
-        var cell = privacy[privacyKey] ?? PrivacyCell()
-        let previous = cell.latestHour[snap.poster]
-        if previous.map({ hour > $0 }) ?? true {
-            if let previous { cell.postersByHour[previous, default: 0] -= 1 }
-            cell.latestHour[snap.poster] = hour
-            cell.postersByHour[hour, default: 0] += 1
-        }
-        privacy[privacyKey] = cell
+        cells[key, default: [:]][contribution, default: 0] += weight
+        if contribution.epoch <= latestAsked { addsDrawnByAsked += 1 }
+        if snapshots.keys.contains(where: { $0 >= contribution.epoch }) { snapshots = snapshots.filter { $0.key < contribution.epoch } }
     }
 
-    /// The glow's points inside `bounds` at `now`: the centres of fine cells whose privacy cell has enough
-    /// distinct posters, each weighing the decayed sum of its Snaps in the window. In a fixed order.
-    public func points(in bounds: MercatorRect, at now: Date) -> [HeatPoint] {
-        let hour = Self.hour(of: now)
-        let oldest = hour - settings.windowHours + 1
-        let end = Double(hour + 1) * 3600
-        let shift = settings.cellZoom - settings.privacyZoom
-        let (firstColumn, firstRow) = cell(of: MercatorPoint(x: bounds.minX, y: bounds.maxY), zoom: settings.cellZoom)
-        let (lastColumn, lastRow) = cell(of: MercatorPoint(x: bounds.maxX, y: bounds.minY), zoom: settings.cellZoom)
-        lock.lock()
-        defer { lock.unlock() }
-        var points: [HeatPoint] = []
-        for (key, cell) in fine {
-            let (column, row) = Self.unkey(key)
-            guard (firstColumn...lastColumn).contains(column), (firstRow...lastRow).contains(row) else { continue }
-            guard posters(in: privacy[Self.key(column >> shift, row >> shift)], from: oldest, to: hour) >= settings.minimumPosters else { continue }
-            var weight = 0.0
-            for start in cell.hours.keys.sorted() where (oldest...hour).contains(start) {
-                weight += (cell.hours[start]?.weight ?? 0) * pow(2, -(end - Double(start) * 3600) / 3600 / settings.halfLifeHours)
+    /// Takes every Snap of one poster out (a deleted account): snapshots are dropped, so the glow that is drawn next,
+    /// in this epoch too, is the glow of a world where they never posted.
+    public func remove(poster: String) {
+        lock.withLock {
+            cells = cells.compactMapValues { contributions in
+                let kept = contributions.filter { $0.key.poster != poster }
+                return kept.isEmpty ? nil : kept
             }
-            guard weight > 0 else { continue }
-            points.append(HeatPoint(x: (Double(column) + 0.5) * fineSpan - WebMercator.halfWorld,
-                                    y: WebMercator.halfWorld - (Double(row) + 0.5) * fineSpan, weight: weight))
+            snapshots = [:]
+            addsDrawnByAsked += 1
         }
-        return points.sorted { ($0.y, $0.x) > ($1.y, $1.x) }
     }
 
-    /// Forgets every hour before the window that ends at `now`; returns how many cells went away.
+    /// What the glow draws at `now`: the snapshot of the epoch `now` falls in (the same for every `now` in it).
+    /// It is made outside the lock, so Snaps keep arriving meanwhile; made again if one of them is for it.
+    public func snapshot(at now: Date) -> GlowSnapshot {
+        let epoch = settings.epoch(of: now)
+        while true {
+            let (kept, held, adds) = lock.withLock { () -> (GlowSnapshot?, [UInt64: [Contribution: UInt64]], Int) in
+                latestAsked = max(latestAsked, epoch)
+                if let kept = snapshots[epoch] { return (kept, [:], 0) }
+                return (nil, cells, addsDrawnByAsked)
+            }
+            if let kept { return kept }
+            let made = GlowSnapshot(epoch: epoch, cells: held, settings: settings)
+            let stored = lock.withLock { () -> Bool in
+                guard adds == addsDrawnByAsked else { return false }
+                snapshots[epoch] = made
+                if snapshots.count > Self.keptSnapshots, let oldest = snapshots.keys.min() { snapshots[oldest] = nil }
+                return true
+            }
+            if stored { return made }
+        }
+    }
+
+    /// The drawn points inside `bounds` at `now`.
+    public func points(in bounds: MercatorRect, at now: Date) -> [HeatPoint] {
+        snapshot(at: now).points(in: bounds)
+    }
+
+    /// Forgets every hour before the window of the epoch `now` falls in (so the snapshot of that epoch and later
+    /// ones stay the same); returns how many contributions went away.
     @discardableResult
     public func prune(at now: Date) -> Int {
-        let oldest = Self.hour(of: now) - settings.windowHours + 1
+        let startHour = Self.hour(of: settings.start(of: settings.epoch(of: now)))
+        let oldest = startHour - settings.windowHours + 1
         lock.lock()
         defer { lock.unlock() }
-        let before = fine.count + privacy.count
-        fine = fine.compactMapValues { cell in
-            let hours = cell.hours.filter { $0.key >= oldest }
-            return hours.isEmpty ? nil : FineCell(hours: hours)
+        let before = contributionCount
+        cells = cells.compactMapValues { contributions in
+            let kept = contributions.filter { $0.key.hour >= oldest }
+            return kept.isEmpty ? nil : kept
         }
-        privacy = privacy.compactMapValues { cell in
-            let latest = cell.latestHour.filter { $0.value >= oldest }
-            return latest.isEmpty ? nil : PrivacyCell(latestHour: latest, postersByHour: cell.postersByHour.filter { $0.key >= oldest })
-        }
-        if fine.count + privacy.count != before { changes += 1 }
-        return before - fine.count - privacy.count
+        snapshots = snapshots.filter { Self.hour(of: settings.start(of: $0.key)) >= startHour }
+        return before - contributionCount
     }
 
-    /// A count that moves whenever a Snap is added or cells are pruned: `points` gives the same for the same
-    /// revision, bounds and hour.
-    public var revision: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return changes
-    }
-
-    /// The number of fine cells held (for tests and health).
+    /// The number of cells with Snaps held, drawn or not (for tests and health).
     public var cellCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        return fine.count
+        return cells.count
     }
 
-    private func posters(in cell: PrivacyCell?, from oldest: Int, to hour: Int) -> Int {
-        guard let cell else { return 0 }
-        return cell.postersByHour.reduce(0) { $0 + ((oldest...hour).contains($1.key) ? $1.value : 0) }
-    }
+    private var contributionCount: Int { cells.values.reduce(0) { $0 + $1.count } }
 
-    private func cell(of point: MercatorPoint, zoom: Int) -> (Int, Int) {
-        let count = 1 << zoom
+    private func cellKey(of point: MercatorPoint) -> UInt64 {
+        let count = 1 << settings.cellZoom
         let span = WebMercator.worldSize / Double(count)
         let column = min(max(Int(((point.x + WebMercator.halfWorld) / span).rounded(.down)), 0), count - 1)
         let row = min(max(Int(((WebMercator.halfWorld - point.y) / span).rounded(.down)), 0), count - 1)
-        return (column, row)
+        return UInt64(column) << 32 | UInt64(row)
     }
 
-    private static func key(_ column: Int, _ row: Int) -> UInt64 { UInt64(column) << 32 | UInt64(row) }
-    private static func unkey(_ key: UInt64) -> (Int, Int) { (Int(key >> 32), Int(key & 0xFFFF_FFFF)) }
+    static func unkey(_ key: UInt64) -> (Int, Int) { (Int(key >> 32), Int(key & 0xFFFF_FFFF)) }
 }

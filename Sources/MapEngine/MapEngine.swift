@@ -43,7 +43,7 @@ public final class MapEngine: Sendable {
     let shadowMasks = ShadowMasks()
     /// Canvases of encoded frames, for the next frames drawn over shared layers.
     let framePool = FramePool()
-    /// Shared-layer keys by view, glow revision and hour (so the glow's points are not gathered for every frame).
+    /// Shared-layer keys by view and glow snapshot (so the glow's points are not gathered for every frame).
     let layerKeys = ByteBudgetCache<String, String>(budget: 1024)
     /// The delivery-tracking client's routes and its muted map, loaded on first use by the commands and requests
     /// that need them.
@@ -74,7 +74,8 @@ public final class MapEngine: Sendable {
         loadedTrackingMap = LoadedOnUse { BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont) }
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)
         heatStyle = try HeatStyle.parse(styleData, file: styleFile)
-        glow = SnapAggregate(settings: .init(halfLifeHours: heatStyle.halfLifeHours, minimumPosters: heatStyle.minimumPosters))
+        glow = SnapAggregate(settings: .init(halfLifeHours: heatStyle.halfLifeHours, minimumPosters: heatStyle.minimumPosters,
+                                             maxWeightPerPoster: heatStyle.maxWeightPerPoster, epochSeconds: heatStyle.epochSeconds))
         glowLatitude = scene.viewport.center.lat
     }
 
@@ -158,29 +159,17 @@ public final class MapEngine: Sendable {
     }
 
     /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now (which
-    /// change only with the glow's revision and the hour: the key is kept for those).
+    /// change only with the glow's snapshot: the key is kept for each).
     private func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
         let geometry = [view.origin.x, view.origin.y, view.pixelsPerMetre, view.zoom, view.scale].map { String($0.bitPattern, radix: 16) }
         let asked = (geometry + ["\(view.width)x\(view.height)", layers.map(\.rawValue).sorted().joined(separator: ",")]).joined(separator: "/")
         guard layers.contains(.heat) else { return asked }
-        let revision = "\(asked)/\(glow.revision)/\(SnapAggregate.hour(of: now))"
+        let snapshot = glow.snapshot(at: now)
+        let revision = asked + "/" + String(snapshot.digest, radix: 16)
         if let key = layerKeys.value(revision) { return key }
-        let key = glowKey(asked, view: view, now: now)
+        let key = asked + "/" + String(GlowSnapshot.fingerprint(of: glowPoints(for: view, now: now)), radix: 16)
         layerKeys.store(key, for: revision, cost: 1)
         return key
-    }
-
-    /// `asked` (the view and layers) with a hash of the glow's points that can colour the view now.
-    private func glowKey(_ asked: String, view: MapView, now: Date) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix(_ value: UInt64) {
-            for shift in stride(from: 0, to: 64, by: 8) {
-                hash ^= (value >> UInt64(shift)) & 0xFF
-                hash &*= 0x0000_0100_0000_01B3
-            }
-        }
-        for point in glowPoints(for: view, now: now) { [point.x, point.y, point.weight].forEach { mix($0.bitPattern) } }
-        return asked + "/" + String(hash, radix: 16)
     }
 
     /// The base and glow of `view`, a band of `frame`.
@@ -191,7 +180,8 @@ public final class MapEngine: Sendable {
         return canvas
     }
 
-    /// The glow's points that can colour a view at `now`: the aggregate's, within the kernel's reach of it.
+    /// The glow's points that can colour a view at `now`: those of the snapshot of `now`'s epoch within the kernel's
+    /// reach of the view.
     public func glowPoints(for view: MapView, now: Date) -> [HeatPoint] {
         let sigma = HeatRenderer(source: HeatSource(points: [], referenceLatitude: glowLatitude), style: heatStyle).sigmaPixels(for: view)
         let reach = (DensityField.kernelReach + 1) * max(sigma, DensityField.minimumSigma) / view.pixelsPerMetre

@@ -51,16 +51,26 @@ public enum SnapsFile {
     }
 }
 
-/// Feeds an engine's glow from the live store: the Snaps of the window ending at `now`, then every Snap posted.
+/// Feeds an engine's glow from the live store: the Snaps of the window ending at `clock()` (received when taken),
+/// then every Snap posted, received at `clock()` then, so it is drawn from the next epoch on; a removed person's Snaps
+/// leave it at once.
 public enum LiveGlow {
-    public static func connect(_ engine: MapEngine, live: LiveMapService, now: Date) throws {
+    public static func connect(_ engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date) throws {
         let glow = engine.glow
-        live.observeSnaps { snap in glow.add(posted(snap)) }
-        for snap in try live.store.snaps(since: now.addingTimeInterval(-LiveMapService.snapWindow)) { glow.add(posted(snap)) }
+        live.observeSnaps { snap in glow.add(posted(snap, receivedAt: clock())) }
+        live.observe { change in
+            if case .removed(let person) = change { glow.remove(poster: person.rawValue) }
+        }
+        let now = clock()
+        for snap in try live.store.snaps(since: now.addingTimeInterval(-LiveMapService.snapWindow)) {
+            glow.add(posted(snap, receivedAt: min(snap.takenAt, now)))
+        }
     }
 
-    /// A Snap as the glow sees it (mercator, and the poster only as a name to count).
-    public static func posted(_ snap: PublicSnap) -> PostedSnap {
-        PostedSnap(poster: snap.person.rawValue, point: WebMercator.projectUnchecked(lat: snap.coordinate.lat, lon: snap.coordinate.lon), takenAt: snap.takenAt)
+    /// A Snap as the glow sees it (mercator, and the poster only as a name to count), received at `receivedAt`
+    /// (when taken, when not given).
+    public static func posted(_ snap: PublicSnap, receivedAt: Date? = nil) -> PostedSnap {
+        PostedSnap(poster: snap.person.rawValue, point: WebMercator.projectUnchecked(lat: snap.coordinate.lat, lon: snap.coordinate.lon),
+                   takenAt: snap.takenAt, receivedAt: receivedAt)
     }
 }

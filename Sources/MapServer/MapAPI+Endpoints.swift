@@ -45,8 +45,8 @@ extension MapAPI {
                 }
             }
         }
-        // The glow changes with new Snaps and, hour by hour, with decay: the tag is a hash of the points that
-        // colour this tile now (so only tiles near a new Snap get a new one), and it keys the cache.
+        // The glow changes only from one epoch to the next (new Snaps, decay): the tag is a hash of the points of the
+        // epoch's snapshot that colour this tile (so only tiles near a change get a new one), and it keys the cache.
         let now = clock()
         let view = MapView(tile: path.tile, tileSize: 256, scale: path.scale)
         let points = engine.glowPoints(for: view, now: now)

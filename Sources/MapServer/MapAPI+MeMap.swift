@@ -7,7 +7,7 @@ import Raster
 
 /// `/v1/me/layout.json`, `/frame.png`, `/hit` and `/zoom`: the four map answers for the signed-in viewer, made of
 /// the friends the visibility rule lets them see at the server's clock. ETags hash what is answered (or, for
-/// frames, everything drawn), so a revalidation never hides a change.
+/// frames, everything drawn: the glow by its snapshot's digest), so a revalidation never hides a change.
 extension MapAPI {
     func map(_ me: PersonID, _ request: HTTPRequest, answer: String) throws -> HTTPResponse {
         let parameters = RequestParameters(request.query)
@@ -28,7 +28,7 @@ extension MapAPI {
             try engine.checkFrame(viewport)
             let layout = layers.contains(.pins) ? try engine.layout(viewport, friends: friends, selected: selected, now: now) : nil
             let drawn = friends.filter { friend in layout?.pins.contains { $0.id == friend.id } ?? false }.map { "\($0.id):\($0.color):\($0.avatar ?? "")" }
-            let tag = EntityTag.of([version, "frame", layers.map(\.rawValue).sorted().joined(separator: ","),
+            let tag = EntityTag.of([version, "frame", layers.map(\.rawValue).sorted().joined(separator: ","), glowPart(layers, now: now),
                                     String(decoding: try layout.map(Self.jsonBytes) ?? [], as: UTF8.self)] + drawn)
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
             return conditional(request, tag: tag, cacheControl: cacheControl) {
@@ -69,7 +69,7 @@ extension MapAPI {
         guard answer == "frame.png" else { return try tagged(request, layout, cacheControl: "private, no-cache") }
         let layers = try RequestParameters(request.query).layers(default: [.base, .heat, .pins])
         let drawn = friends.map { "\($0.id):\($0.color):\($0.avatar ?? "")" }
-        let tag = EntityTag.of([version, "selected-frame", layers.map(\.rawValue).sorted().joined(separator: ","),
+        let tag = EntityTag.of([version, "selected-frame", layers.map(\.rawValue).sorted().joined(separator: ","), glowPart(layers, now: now),
                                 String(decoding: try Self.jsonBytes(layout), as: UTF8.self)] + drawn)
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
@@ -79,6 +79,11 @@ extension MapAPI {
                 return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
             }
         }
+    }
+
+    /// What a frame's tag holds of the glow: the digest of the snapshot drawn at `now`, when the glow is drawn.
+    private func glowPart(_ layers: Set<MapLayer>, now: Date) -> String {
+        layers.contains(.heat) ? "glow:" + String(engine.glow.snapshot(at: now).digest, radix: 16) : "no glow"
     }
 
     /// A JSON answer whose ETag is the hash of its bytes.

@@ -47,7 +47,7 @@ public final class MapAPI: Sendable {
         events = EventHub(live: live, clock: clock)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
-        try LiveGlow.connect(engine, live: live, now: clock())
+        try LiveGlow.connect(engine, live: live, clock: clock)
         version = EntityTag.of(["snapmap-3"] + [engine.paths.styleFile, engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin")]
             .map(Self.fingerprint))
     }

@@ -18,7 +18,7 @@ enum GlowBenchmark {
         let snaps = syntheticSnaps(count: ingestCount, now: now)
         let aggregate = SnapAggregate(settings: engine.glow.settings)
         let ingest = BenchmarkClock.best(of: 1) { snaps.forEach(aggregate.add) }
-        let demo = try SnapsFile.read(URL(fileURLWithPath: "Data").appendingPathComponent(SnapsFile.demoFile)).map(LiveGlow.posted)
+        let demo = try SnapsFile.read(URL(fileURLWithPath: "Data").appendingPathComponent(SnapsFile.demoFile)).map { LiveGlow.posted($0) }
         demo.forEach(engine.glow.add)
         let tile = try TileID(containing: Coordinate(lat: 40.7207, lon: -73.9515), zoom: 15)
         let centre = WebMercator.projectUnchecked(lat: 40.7207, lon: -73.9515)

@@ -61,7 +61,7 @@ enum LiveOptions {
         let now = try options.request.clock(scene: engine.scene, default: Date())
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
-        try LiveGlow.connect(engine, live: live, now: now)
+        try LiveGlow.connect(engine, live: live, clock: { now })
         return (viewer, now, try engine.friends(of: viewer, at: now, live: live), try live.ownFix(of: viewer, at: now)?.coordinate)
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import GeoCore
+
+/// What the glow draws during one epoch: the cells that had at least `minimumPosters` distinct posters in the
+/// window at the epoch's start, each weighing the sum of its posters' decayed weights with each poster's capped at
+/// `maxWeightPerPoster`. Nothing else about the Snaps is in it, so a public output made from it depends on no cell
+/// of fewer posters and changes only from one epoch to the next.
+public struct GlowSnapshot: Sendable {
+    /// A cell is drawn as this many points a side, evenly over it, sharing its weight: 29 m apart at New York, well
+    /// under the kernel's σ of 50 m, so the glow shows no trace of the grid.
+    public static let pointsPerSide = 4
+
+    /// The epoch drawn (epochs are `epochSeconds` long since 1970) and the instant its Snaps were taken at.
+    public let epoch: Int
+    public let start: Date
+    /// The drawn cells' points and weights, north to south, then west to east.
+    public let points: [HeatPoint]
+    /// A hash of `points` (FNV-1a of their bits): equal digests, equal drawings.
+    public let digest: UInt64
+
+    /// The drawn points inside `bounds`, in `points`' order.
+    public func points(in bounds: MercatorRect) -> [HeatPoint] {
+        let first = Self.firstIndex(in: points) { $0.y <= bounds.maxY }
+        let end = Self.firstIndex(in: points) { $0.y < bounds.minY }
+        return points[first..<max(first, end)].filter { (bounds.minX...bounds.maxX).contains($0.x) }
+    }
+
+    /// FNV-1a over the bits of each point's position and weight: what a tag of drawn points hashes.
+    public static func fingerprint(of points: some Sequence<HeatPoint>, seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+        var hash = seed
+        for point in points {
+            for value in [point.x, point.y, point.weight] {
+                let bits = value.bitPattern
+                for shift in stride(from: 0, to: 64, by: 8) {
+                    hash ^= (bits >> UInt64(shift)) & 0xFF
+                    hash &*= 0x0000_0100_0000_01B3
+                }
+            }
+        }
+        return hash
+    }
+
+    /// The snapshot of `cells` (a cell's contributions with their fixed-point weights) at the start of `epoch`:
+    /// only Snaps received by then, taken in the window's hours, decayed to the end of the start's hour.
+    init(epoch: Int, cells: [UInt64: [SnapAggregate.Contribution: UInt64]], settings: SnapAggregate.Settings) {
+        let start = settings.start(of: epoch)
+        let hour = SnapAggregate.hour(of: start)
+        let window = (hour - settings.windowHours + 1)...hour
+        let decay = window.map { pow(2, -Double(hour + 1 - $0) / settings.halfLifeHours) / SnapAggregate.fixedPointOne }
+        let span = WebMercator.worldSize / Double(1 << settings.cellZoom)
+        var points: [HeatPoint] = []
+        for (key, contributions) in cells {
+            var byPoster: [String: [UInt64]] = [:]
+            for (contribution, sum) in contributions where contribution.epoch <= epoch && window.contains(contribution.hour) {
+                byPoster[contribution.poster, default: Array(repeating: 0, count: window.count)][contribution.hour - window.lowerBound] += sum
+            }
+            guard byPoster.count >= settings.minimumPosters else { continue }
+            // Each poster's hours in order, then the capped weights in ascending order: the same sum on every machine.
+            let capped = byPoster.values.map { sums in
+                min(zip(sums, decay).reduce(0.0) { $0 + Double($1.0) * $1.1 }, settings.maxWeightPerPoster)
+            }
+            let (column, row) = SnapAggregate.unkey(key)
+            let weight = capped.sorted().reduce(0, +) / Double(Self.pointsPerSide * Self.pointsPerSide)
+            for step in 0..<Self.pointsPerSide * Self.pointsPerSide {
+                let (across, down) = (Double(step % Self.pointsPerSide) + 0.5, Double(step / Self.pointsPerSide) + 0.5)
+                points.append(HeatPoint(x: (Double(column) + across / Double(Self.pointsPerSide)) * span - WebMercator.halfWorld,
+                                        y: WebMercator.halfWorld - (Double(row) + down / Double(Self.pointsPerSide)) * span, weight: weight))
+            }
+        }
+        points.sort { ($1.y, $0.x) < ($0.y, $1.x) }
+        self.epoch = epoch
+        self.start = start
+        self.points = points
+        digest = Self.fingerprint(of: points)
+    }
+
+    /// The first index whose point satisfies `predicate`, which is false then true along `points`.
+    private static func firstIndex(in points: [HeatPoint], where predicate: (HeatPoint) -> Bool) -> Int {
+        var (low, high) = (0, points.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(points[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
