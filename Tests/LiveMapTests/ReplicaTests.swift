@@ -88,3 +88,24 @@ extension RedisStoreTests {
         #expect(healthy.0 == 200, "the replica kept serving")
     }
 }
+
+extension RedisStoreTests {
+    /// A phone signed out through one replica loses the stream it holds open on another within a second (the bus
+    /// carries the revocation), and a removed account leaves the other replica's streams at once.
+    @Test func signingOutThroughOneReplicaEndsTheStreamOnTheOther() async throws {
+        let cluster = try RedisClusterFixture.shared.get()
+        try cluster.flush()
+        let first = try ServerFixture(storeURL: cluster.url)
+        let second = try ServerFixture(storeURL: cluster.url)
+        let jordan = try first.operate("users", "token", "jordan")
+        let events = try EventStream(server: second, token: second.token)
+        let jordans = try EventStream(server: second, token: jordan)
+        #expect(events.read(until: "event: ready", timeout: 10) && jordans.read(until: "event: ready", timeout: 10))
+        #expect(try await first.fetch("/v1/me", method: "DELETE", token: jordan).0 == 204)
+        #expect(jordans.waitForEnd(timeout: 1), "the deleted account's stream on the other replica ended")
+        #expect(events.read(until: "{\"id\":\"jordan\"}", timeout: 1), "the other replica's viewer dropped Jordan at once")
+        #expect(try await first.fetch("/v1/me/session", method: "DELETE", token: second.token).0 == 204)
+        #expect(events.waitForEnd(timeout: 1), "the signed-out phone's stream on the other replica ended")
+        #expect(try await second.fetch("/v1/me/layout.json").0 == 401)
+    }
+}
