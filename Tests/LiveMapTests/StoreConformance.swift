@@ -182,6 +182,20 @@ struct RedisStoreTests {
         #expect(try store.fix(of: ann)?.takenAt == taken)
     }
 
+    /// A client that retries a Snap whose answer it lost (a 503 after the write was applied) adds no weight.
+    @Test func theSameSnapWrittenTwiceIsOneSnap() throws {
+        let cluster = try RedisClusterFixture.shared.get()
+        try cluster.flush()
+        let store = try RedisLiveStore(url: cluster.url, clock: { StoreConformance.t0 })
+        let snap = try PublicSnap(person: PersonID("ann"), coordinate: Coordinate(lat: 40.71, lon: -73.95), takenAt: StoreConformance.t0)
+        let later = try PublicSnap(person: PersonID("ann"), coordinate: Coordinate(lat: 40.71, lon: -73.95), takenAt: StoreConformance.t0.addingTimeInterval(1))
+        try store.addSnaps([snap])
+        try store.addSnaps([snap, later])
+        #expect(try store.snaps(since: StoreConformance.t0.addingTimeInterval(-60)) == [snap, later])
+        #expect(try store.pruneSnaps(before: StoreConformance.t0.addingTimeInterval(0.5)) == 1)
+        #expect(try store.snaps(since: StoreConformance.t0.addingTimeInterval(-60)) == [later])
+    }
+
     @Test func keysFollowTheirHashTagsToTheirSlots() throws {
         #expect(RedisCluster.slot(of: "123456789") == 12739, "the CRC16 check value of Redis's cluster specification")
         #expect(RedisCluster.slot(of: "{p:ann}:asks") == RedisCluster.slot(of: "{p:ann}:fix"))
