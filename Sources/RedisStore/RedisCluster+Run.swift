@@ -15,8 +15,8 @@ extension RedisCluster {
     }
 
     /// Runs commands whose key is their second argument (the first key for EVAL), pipelined per node, replies in
-    /// order, within `budget` seconds. With `durable`, each node's commands are followed by `WAIT 1`: they return
-    /// once a replica has them. A command is sent again only when it was not applied (a redirect, a
+    /// order, within `budget` seconds. With `durable`, each node's applied commands are followed by `WAIT 1`: they
+    /// return once a replica has them. A command is sent again only when it was not applied (a redirect, a
     /// reconfiguration, a connection that did not open); a write whose outcome is unknown (no replica confirmed
     /// it within `replicaWait`, or the connection broke after it was sent) throws and is not sent again, and so does
     /// a cluster that says it is down or loading.
@@ -90,7 +90,8 @@ extension RedisCluster {
         let description: String
     }
 
-    /// Sends one node's commands (each after `ASKING` when flagged), followed by `WAIT 1` when durable.
+    /// Sends one node's commands (each after `ASKING` when flagged), then, when durable and any was applied, waits
+    /// for a replica.
     private func attempt(_ node: Node, _ batch: [(command: [String], asking: Bool)], durable: Bool, deadline: Date) throws -> [Step] {
         let remaining = deadline.timeIntervalSinceNow
         guard remaining > 0 else { throw RedisFailure(description: "the cluster did not answer in time") }
@@ -100,8 +101,6 @@ extension RedisCluster {
             if entry.asking { commands.append(["ASKING"]) }
             commands.append(entry.command)
         }
-        let waitMilliseconds = Int(max(0.01, min(Self.replicaWait, remaining - 0.1)) * 1000)
-        if durable { commands.append(["WAIT", "1", String(waitMilliseconds)]) }
         let connection: RedisConnection
         do {
             connection = try checkout(node, timeout: min(Self.connectTimeout, remaining))
@@ -119,7 +118,7 @@ extension RedisCluster {
             guard !durable else { throw RedisFailure(description: "\(error) after the write was sent: it may have been applied, and is not sent again") }
             throw NotSent(description: "\(error)")
         }
-        checkin(connection, node)
+        defer { checkin(connection, node) }
         health.markUp(node)
         var steps: [Step] = []
         var position = 0
@@ -129,11 +128,23 @@ extension RedisCluster {
             position += 1
         }
         let applied = steps.contains { if case .done = $0 { return true } else { return false } }
-        if durable, applied, (answers.last?.integer ?? 0) < 1 {
-            health.markWithoutReplica(node)
-            throw RedisFailure(description: "\(node): no replica confirmed the write within \(waitMilliseconds) ms; it may have been applied, and is not sent again")
-        }
+        if durable, applied { try waitForReplica(connection, node, deadline: deadline) }
         return steps
+    }
+
+    /// `WAIT 1` after writes that were applied (one that Redis refused is answered at once, not after the wait).
+    private func waitForReplica(_ connection: RedisConnection, _ node: Node, deadline: Date) throws {
+        let milliseconds = Int(max(0.01, min(Self.replicaWait, deadline.timeIntervalSinceNow - 0.1)) * 1000)
+        let confirmed: Int
+        do {
+            confirmed = try connection.command(["WAIT", "1", String(milliseconds)]).integer ?? 0
+        } catch {
+            failed(node)
+            throw RedisFailure(description: "\(error) while waiting for a replica: the write may have been applied, and is not sent again")
+        }
+        guard confirmed < 1 else { return }
+        health.markWithoutReplica(node)
+        throw RedisFailure(description: "\(node): no replica confirmed the write within \(milliseconds) ms; it may have been applied, and is not sent again")
     }
 
     private func step(_ answer: RedisReply, from node: Node) throws -> Step {
