@@ -15,8 +15,10 @@ public final class RedisChangeBus: LiveBus, @unchecked Sendable {
     static let pingTimeout = 2.0
     /// The first and the longest pause before a listener tries again after a failure.
     static let retryPauses = (first: 0.05, longest: 0.25)
-    /// The longest a publish waits; a message that cannot go out is dropped (the streams' sweep catches up).
+    /// The longest one channel's messages wait to go out; those that cannot are dropped (the streams' sweep catches up).
     static let publishBudget = 0.5
+    /// Messages waiting to go out at most; past it new ones are dropped.
+    static let outboxLimit = 10_000
 
     private let cluster: RedisCluster
     private let origin = UUID().uuidString
@@ -24,14 +26,39 @@ public final class RedisChangeBus: LiveBus, @unchecked Sendable {
     private var handlers: [@Sendable (LiveBusMessage) -> Void] = []
     private var listening = false
     private var closed = false
+    private var outbox: [[String]] = []
+    private var draining = false
+    private let publisher = DispatchQueue(label: "snapmap-bus-publish")
 
     public init(cluster: RedisCluster) {
         self.cluster = cluster
     }
 
+    /// Queues the message and returns: a publisher thread sends what is queued, pipelined per channel, so no
+    /// request waits on the bus, and a channel whose node is down delays none of the others.
     public func publish(_ message: LiveBusMessage) {
         let (channel, payload) = encode(message)
-        _ = try? cluster.run([["SPUBLISH", channel, payload]], within: Self.publishBudget)
+        let start: Bool = lock.withLock {
+            guard outbox.count < Self.outboxLimit else { return false }
+            outbox.append(["SPUBLISH", channel, payload])
+            defer { draining = true }
+            return !draining
+        }
+        if start { publisher.async { self.drain() } }
+    }
+
+    private func drain() {
+        while true {
+            let batch: [[String]] = lock.withLock {
+                defer { outbox = [] }
+                if outbox.isEmpty { draining = false }
+                return outbox
+            }
+            guard !batch.isEmpty else { return }
+            for (_, messages) in Dictionary(grouping: batch, by: { $0[1] }).sorted(by: { $0.key < $1.key }) {
+                _ = try? cluster.run(messages, within: Self.publishBudget)
+            }
+        }
     }
 
     public func listen(_ handler: @escaping @Sendable (LiveBusMessage) -> Void) {
