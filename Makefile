@@ -6,7 +6,7 @@ RELEASE := -c release --static-swift-stdlib
 RELEASE_BIN := .build/release/snapmap
 OUT ?= out
 
-.PHONY: setup build basemap run test bench clean
+.PHONY: setup build basemap run test faults-redis bench clean
 
 setup:
 	@scripts/setup.sh
@@ -28,6 +28,11 @@ run: basemap
 
 test: setup
 	$(SWIFT) test
+
+# The Redis Cluster fault suite in full: every master lost in turn, every reshard, all nodes down for 20 s
+# (`make test` runs one of each, drawn from a seed).
+faults-redis: setup
+	SNAPMAP_FAULTS=full $(SWIFT) test --filter RedisFaultTests
 
 bench: setup
 	@scripts/setup.sh scripts/bench-packages.txt
