@@ -6,13 +6,17 @@ RELEASE := -c release --static-swift-stdlib
 RELEASE_BIN := .build/release/snapmap
 OUT ?= out
 
-.PHONY: setup build basemap run test faults-redis bench clean
+.PHONY: setup build binary basemap run test faults-redis bench clean
 
 setup:
 	@scripts/setup.sh
 	@scripts/python-setup.sh
 
 build: setup
+	@$(MAKE) --no-print-directory binary
+
+# The release binary alone, on a machine that already has the build packages (deploy/Containerfile builds it so).
+binary:
 	$(SWIFT) build $(RELEASE) --product snapmap
 
 basemap: build
