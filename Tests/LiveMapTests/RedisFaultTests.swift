@@ -66,6 +66,7 @@ struct RedisFaultTests {
             try cluster.kill(victim)
             try cluster.waitForFailover(from: victim)
             let promoted = Date()
+            let healed = cluster.waitForBusSubscribers(Self.subscribers, seconds: 5)
             let recovered = traffic.wait(seconds: 10) { calls in
                 onVictim.allSatisfy { person in calls.contains { $0.person == person && $0.refusal == nil && $0.started > promoted } }
             }
@@ -78,7 +79,7 @@ struct RedisFaultTests {
             let lastRefusal = calls.filter { $0.refusal != nil }.map { $0.started.timeIntervalSince(promoted) }.max() ?? -1
             #expect(lastRefusal < 1.5, "\(context): refusals end within 1.5 s of the promotion: the last started \(lastRefusal) s after it")
             try Self.checkNothingLost(traffic, cluster, context: context)
-            let bus = try Self.checkBusHealed(cluster, replicas, people, context: context)
+            let bus = try Self.checkBusHealed(healed, cluster, replicas, people, context: context + ", bus checked after the promotion")
             FaultPlan.report("master \(victim) killed", "promotion after \(Self.seconds(promoted.timeIntervalSince(killed))), "
                 + "\(calls.filter { $0.refusal != nil }.count) of \(calls.count) writes refused (its shard's, until \(Self.seconds(lastRefusal)) after the promotion), "
                 + "slowest call \(Self.seconds(calls.map(\.seconds).max() ?? 0)), \(bus)")
@@ -152,6 +153,7 @@ struct RedisFaultTests {
                 destination[masters[(index + rotation) % masters.count], default: []].append(slot)
             }
             for (port, moving) in destination { try cluster.moveSlots(moving.sorted(), to: port) }
+            let healed = cluster.waitForBusSubscribers(Self.subscribers, seconds: 5)
             let moved = try cluster.slotOwners()
             _ = traffic.wait(seconds: 1) { _ in false }
             traffic.stop()
@@ -160,7 +162,7 @@ struct RedisFaultTests {
             let calls = traffic.calls
             try Self.checkBounds(calls, untouched: Set(people), context: context)
             try Self.checkNothingLost(traffic, cluster, context: context)
-            let bus = try Self.checkBusHealed(cluster, replicas, people, context: context)
+            let bus = try Self.checkBusHealed(healed, cluster, replicas, people, context: context + ", bus checked after the move")
             FaultPlan.report("\(slots.count) slots moved", "\(calls.count) writes, none refused, slowest \(Self.seconds(calls.map(\.seconds).max() ?? 0)), \(bus)")
         }
     }
@@ -184,15 +186,14 @@ struct RedisFaultTests {
         }
     }
 
-    /// Every bus channel has all its subscribers again, and moves through one replica reach the other at once;
-    /// what was measured.
-    static func checkBusHealed(_ cluster: LocalRedisCluster, _ replicas: TwoReplicas, _ people: [PersonID], context: String) throws -> String {
-        let healed = cluster.waitForBusSubscribers(subscribers, seconds: 5)
+    /// Every bus channel had all its subscribers again `healed` seconds after the fault, and moves through one
+    /// replica reach the other at once; what was measured.
+    static func checkBusHealed(_ healed: Double?, _ cluster: LocalRedisCluster, _ replicas: TwoReplicas, _ people: [PersonID], context: String) throws -> String {
         #expect(healed != nil, "\(context): every channel has \(subscribers) subscribers again: \((try? cluster.busSubscribers()) ?? [])")
         let delays = try people.enumerated().map { index, person in try replicas.delivery(of: person, step: 500_000 + index) }
         let slowest = delays.map { $0 ?? .infinity }.max() ?? 0
         #expect(slowest <= deliveryBound, "\(context): moves reach the other replica within \(deliveryBound) s: \(delays)")
-        return "bus whole again \(seconds(healed ?? .infinity)) after, moves to the other replica in at most \(seconds(slowest))"
+        return "bus whole again \(seconds(healed ?? .infinity)) after, then moves to the other replica in at most \(seconds(slowest))"
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }

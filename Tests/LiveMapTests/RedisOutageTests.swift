@@ -79,6 +79,7 @@ extension RedisFaultTests {
                 try cluster.startAll()
                 try cluster.waitForHealthyCluster()
                 let up = Date()
+                answers.healed = cluster.waitForBusSubscribers(1, seconds: 5)
                 _ = await answers.wait(seconds: 20) { log in Set(log.filter { $0.status == 204 && $0.started > up }.map(\.person)).count == ids.count }
                 return (down, up)
             }
@@ -105,12 +106,12 @@ extension RedisFaultTests {
             let stored = WriteTraffic.step(of: try store.fix(of: PersonID(trusted: id)), base: Self.httpLatitude) ?? 0
             #expect(stored >= acknowledged, "\(context): \(id)'s update \(acknowledged) was acknowledged, and the store has \(stored)")
         }
-        let healed = cluster.waitForBusSubscribers(1, seconds: 5)
+        let healed = answers.healed
         #expect(healed != nil, "\(context): the server subscribed again: \((try? cluster.busSubscribers()) ?? [])")
         let back = log.filter { $0.status == 204 && $0.started > up }.map { $0.started.timeIntervalSince(up) + $0.seconds }.min() ?? .infinity
         FaultPlan.report("every node down for \(Self.seconds(up.timeIntervalSince(down)))",
                          "\(log.filter { $0.status == 503 }.count) of \(log.count) answers 503 with Retry-After, none unanswered, slowest \(Self.seconds(slowest)), "
-                         + "acknowledged again \(Self.seconds(back)) after the cluster was whole")
+                         + "acknowledged again \(Self.seconds(back)) after the cluster was whole, the bus \(Self.seconds(healed ?? .infinity)) after")
     }
 }
 
@@ -119,8 +120,14 @@ final class AnswerLog: @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [RedisFaultTests.Answer] = []
     private var stopped = false
+    private var busHealed: Double?
 
     var running: Bool { lock.withLock { !stopped } }
+    /// Seconds from the cluster being whole to every bus channel subscribed again.
+    var healed: Double? {
+        get { lock.withLock { busHealed } }
+        set { lock.withLock { busHealed = newValue } }
+    }
     var all: [RedisFaultTests.Answer] { lock.withLock { answers } }
 
     func add(_ answer: RedisFaultTests.Answer) { lock.withLock { answers.append(answer) } }
