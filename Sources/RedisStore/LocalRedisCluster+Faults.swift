@@ -35,11 +35,6 @@ extension LocalRedisCluster {
 }
 
 extension LocalRedisCluster {
-    /// A node's role now: "master" or "slave" (nil when it does not answer).
-    public func role(_ port: Int) -> String? {
-        (try? RedisConnection(host: "127.0.0.1", port: port, timeout: 0.5).command(["ROLE"]))?.elements.first?.text
-    }
-
     /// The ports of the masters that serve slots now, in port order.
     public func masters() throws -> [Int] {
         let owners = try slotOwners()

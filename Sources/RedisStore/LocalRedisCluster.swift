@@ -18,9 +18,8 @@ public final class LocalRedisCluster: @unchecked Sendable {
     public var url: String { "redis://" + ports.map { "127.0.0.1:\($0)" }.joined(separator: ",") }
     public var seeds: [RedisCluster.Node] { ports.map { RedisCluster.Node(host: "127.0.0.1", port: $0) } }
 
-    /// Starts three masters with `replicasPerMaster` replicas each on consecutive ports from `basePort` (default:
-    /// a free range; below 22768, as cluster bus ports are 10,000 up and must stay under the kernel's ephemeral
-    /// range) and joins them into a cluster.
+    /// Starts three masters with `replicasPerMaster` replicas each on consecutive ports from `basePort` (default: a
+    /// free range below 22768, as bus ports are 10,000 up, under the ephemeral range) and joins them into a cluster.
     public init(replicasPerMaster: Int = 1, basePort: Int? = nil) throws {
         self.replicasPerMaster = replicasPerMaster
         let count = Self.masterCount * (1 + replicasPerMaster)

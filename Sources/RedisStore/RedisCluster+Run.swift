@@ -14,13 +14,12 @@ extension RedisCluster {
         case later(String)
     }
 
-    /// Runs commands whose key is their second argument (the first key for EVAL), pipelined per node, replies in
-    /// order, within `budget` seconds. With `durable`, each node's applied commands are followed by `WAIT 1`: they
-    /// return once a replica has them. A command is sent again only when it was not applied (a redirect, a
-    /// reconfiguration, a connection that did not open); a write whose outcome is unknown (no replica confirmed
-    /// it within `replicaWait`, or the connection broke after it was sent) throws and is not sent again, and so does
-    /// a cluster that says it is down or loading.
+    /// Runs commands (keyed by their second argument, EVAL's first key) pipelined per node, replies in order, within
+    /// `budget` seconds; `durable` writes return once a replica has them, and one that may have been applied is never sent twice.
     public func run(_ commands: [[String]], durable: Bool = false, within budget: Double = RedisCluster.budget) throws -> [RedisReply] {
+        // A command is sent again only when it was not applied (a redirect, TRYAGAIN, READONLY, a connection that did
+        // not open); a write whose outcome is unknown (no replica confirmed it within `replicaWait`, or the
+        // connection broke after it was sent) throws, and so does a cluster that says it is down or loading.
         let deadline = Date().addingTimeInterval(budget)
         var replies = [RedisReply?](repeating: nil, count: commands.count)
         var pending = Array(commands.indices)
