@@ -41,12 +41,29 @@ extension LocalRedisCluster {
         return Set(owners).sorted()
     }
 
-    /// The ports of the replicas a master streams to now (online or not).
-    public func replicas(of master: Int) throws -> [Int] {
+    /// The ports of the replicas a master streams to now (with `online`, only those in sync).
+    public func replicas(of master: Int, online: Bool = false) throws -> [Int] {
         let info = try RedisConnection(host: "127.0.0.1", port: master).command(["INFO", "replication"]).text ?? ""
-        return info.split(separator: "\r\n").filter { $0.hasPrefix("slave") && $0.contains("port=") }.compactMap { line in
-            line.split(separator: ",").first { $0.hasPrefix("port=") }.flatMap { Int($0.dropFirst(5)) }
-        }.sorted()
+        let lines = info.split(separator: "\r\n").filter { $0.hasPrefix("slave") && $0.contains("port=") && (!online || $0.contains("state=online")) }
+        return lines.compactMap { line in line.split(separator: ",").first { $0.hasPrefix("port=") }.flatMap { Int($0.dropFirst(5)) } }.sorted()
+    }
+
+    /// Gives every master `replicasPerMaster` replicas in sync again, moving back (`CLUSTER REPLICATE`) replicas
+    /// that migrated to a master left without one, so a fault test finds the cluster as it was made.
+    public func restoreReplicas() throws {
+        try waitForHealthyCluster()
+        var replicas = try Dictionary(uniqueKeysWithValues: masters().map { ($0, try self.replicas(of: $0)) })
+        while let short = replicas.first(where: { $0.value.count < replicasPerMaster })?.key,
+              let donor = replicas.first(where: { $0.value.count > replicasPerMaster })?.key, let moving = replicas[donor]?.last {
+            let id = try Self.checked(RedisConnection(host: "127.0.0.1", port: short).command(["CLUSTER", "MYID"])).text ?? ""
+            try Self.checked(RedisConnection(host: "127.0.0.1", port: moving).command(["CLUSTER", "REPLICATE", id]))
+            replicas[donor]?.removeLast()
+            replicas[short, default: []].append(moving)
+        }
+        try waitFor("every master with \(replicasPerMaster) replicas in sync") {
+            (try? self.masters().allSatisfy { (try? self.replicas(of: $0, online: true).count) == self.replicasPerMaster }) == true
+        }
+        try waitForHealthyCluster()
     }
 
     /// The port of the master serving each slot, read from the first node that answers.

@@ -53,8 +53,9 @@ struct RedisFaultTests {
 
     @Test func aLostMasterStopsOnlyItsShardUntilAReplicaTakesOver() throws {
         let (cluster, _) = try Self.fixture.get()
+        try cluster.restoreReplicas()
         for victim in FaultPlan.pick(try cluster.masters(), salt: 1) {
-            try cluster.waitForHealthyCluster()
+            try cluster.restoreReplicas()
             let replicas = try TwoReplicas(url: cluster.url)
             defer { replicas.close() }
             let people = try Self.people("master\(victim)", cluster)
@@ -89,7 +90,7 @@ struct RedisFaultTests {
 
     @Test func aShardThatLosesItsReplicasRefusesItsWritesAtOnceAndTakesThemAgainWhenOneMigratesIn() async throws {
         let (cluster, server) = try Self.fixture.get()
-        try cluster.waitForHealthyCluster()
+        try cluster.restoreReplicas()
         let master = FaultPlan.pick(try cluster.masters(), salt: 2)[0]
         let lost = try cluster.replicas(of: master)
         try #require(lost.count == 2, "seed \(FaultPlan.seed): master \(master) has two replicas")
@@ -138,7 +139,7 @@ struct RedisFaultTests {
     @Test func aReshardUnderTrafficLosesNothingAndTheBusFollowsTheSlots() throws {
         let (cluster, _) = try Self.fixture.get()
         for rotation in FaultPlan.pick([1, 2], salt: 3) {
-            try cluster.waitForHealthyCluster()
+            try cluster.restoreReplicas()
             let replicas = try TwoReplicas(url: cluster.url)
             defer { replicas.close() }
             let people = try Self.people("reshard\(rotation)", cluster)

@@ -54,7 +54,7 @@ extension RedisFaultTests {
 
     @Test func withEveryNodeDownEveryRequestIsAnswered503WithinItsBound() async throws {
         let (cluster, server) = try Self.fixture.get()
-        try cluster.waitForHealthyCluster()
+        try cluster.restoreReplicas()
         let ids = ["jordan", "maya", "noah", "theo", "leo", "priya"]
         let tokens = try ids.map { try server.operate("users", "token", $0) }
         let answers = AnswerLog()
