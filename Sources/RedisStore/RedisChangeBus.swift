@@ -90,10 +90,11 @@ public final class RedisChangeBus: LiveBus, @unchecked Sendable {
             let outcome = Result { try subscription(channel, at: redirect) }
             guard !isClosed else { return }
             switch outcome {
-            case .success(.redirected(let node)):
+            case .success(.redirected(let node)) where redirect == nil:
+                // Followed at once, but only once in a row: two nodes that disagree mid-migration pause it.
                 redirect = node
                 continue
-            case .success(.lost):
+            case .success:
                 pause = Self.retryPauses.first
             case .failure:
                 pause = min(pause * 2, Self.retryPauses.longest)

@@ -15,7 +15,7 @@ extension RedisCluster {
     }
 
     /// Runs commands (keyed by their second argument, EVAL's first key) pipelined per node, replies in order, within
-    /// `budget` seconds; `durable` writes return once a replica has them, and one that may have been applied is never sent twice.
+    /// `budget` s; `durable` writes return once a replica has them, and one that may have been applied is not sent twice.
     public func run(_ commands: [[String]], durable: Bool = false, within budget: Double = RedisCluster.budget) throws -> [RedisReply] {
         // A command is sent again only when it was not applied (a redirect, TRYAGAIN, READONLY, a connection that did
         // not open); a write whose outcome is unknown (no replica confirmed it within `replicaWait`, or the
@@ -107,7 +107,7 @@ extension RedisCluster {
             failed(node)
             throw NotSent(description: "\(error)")
         }
-        connection.setTimeout(remaining)
+        connection.setTimeout(min(remaining, Self.replyTimeout))
         let answers: [RedisReply]
         do {
             answers = try connection.pipeline(commands)
@@ -135,6 +135,7 @@ extension RedisCluster {
     private func waitForReplica(_ connection: RedisConnection, _ node: Node, deadline: Date) throws {
         let milliseconds = Int(max(0.01, min(Self.replicaWait, deadline.timeIntervalSinceNow - 0.1)) * 1000)
         let confirmed: Int
+        connection.setTimeout(max(0.01, deadline.timeIntervalSinceNow))
         do {
             confirmed = try connection.command(["WAIT", "1", String(milliseconds)]).integer ?? 0
         } catch {
@@ -172,7 +173,7 @@ extension RedisCluster {
         case .check:
             let remaining = deadline.timeIntervalSinceNow
             if let connection = try? checkout(node, timeout: min(Self.connectTimeout, remaining)) {
-                connection.setTimeout(max(0.01, remaining))
+                connection.setTimeout(max(0.01, min(remaining, Self.replyTimeout)))
                 let role = try? connection.command(["ROLE"]).elements
                 checkin(connection, node)
                 if let role, role.first?.text != "master" || role.dropFirst(2).first?.elements.isEmpty == false {

@@ -11,8 +11,9 @@ public final class RedisCluster: @unchecked Sendable {
     public static let budget = 2.0
     /// How long a write waits for a replica to confirm it (`WAIT`'s timeout).
     public static let replicaWait = 1.0
-    /// How long a connection may take to open.
+    /// How long a connection may take to open, and a reply to come (a node that takes longer is skipped a while).
     static let connectTimeout = 0.5
+    static let replyTimeout = 1.0
     /// Pause between tries while a slot migrates (`TRYAGAIN`) or the map is read again after `READONLY`.
     static let retryPause = 0.05
     /// How long a node that failed is skipped, and a master without a replica refused writes, before it is tried again.
