@@ -6,13 +6,17 @@ RELEASE := -c release --static-swift-stdlib
 RELEASE_BIN := .build/release/snapmap
 OUT ?= out
 
-.PHONY: setup build basemap run test faults bench clean
+.PHONY: setup build binary basemap run test faults faults-redis bench clean
 
 setup:
 	@scripts/setup.sh
 	@scripts/python-setup.sh
 
 build: setup
+	@$(MAKE) --no-print-directory binary
+
+# The release binary alone, on a machine that already has the build packages (deploy/Containerfile builds it so).
+binary:
 	$(SWIFT) build $(RELEASE) --product snapmap
 
 basemap: build
@@ -33,6 +37,11 @@ test: setup
 # (p99 ≤ 50 ms); `make test` runs a sample of each.
 faults: setup
 	SNAPMAP_SLOW_VIEWERS=125 SNAPMAP_SLOW_P99_MS=50 $(SWIFT) test --filter SlowStreamTests
+
+# The Redis Cluster fault suite in full: every master lost in turn, every reshard, all nodes down for 20 s
+# (`make test` runs one of each, drawn from a seed).
+faults-redis: setup
+	SNAPMAP_FAULTS=full $(SWIFT) test --filter RedisFaultTests
 
 bench: setup
 	@scripts/setup.sh scripts/bench-packages.txt

@@ -1,30 +1,55 @@
 import Foundation
 
-/// A Redis Cluster of Debian's redis-server on loopback ports, for the tests and `make bench`: three masters and
-/// three replicas in a temporary directory. Each server runs under a shell that ends it when this process's pipe
-/// closes, so nothing outlives the process that started it.
+/// A Redis Cluster of Debian's redis-server on loopback ports, for the tests and `make bench`: three masters with
+/// one replica each (or more) in a temporary directory, configured as `deploy/` configures production: a master
+/// refuses writes while it has no replica (`min-replicas-to-write 1`), and a shard that is down stops only its
+/// own slots (`cluster-require-full-coverage no`). Each server runs under a shell that ends it when this
+/// process's pipe closes (or `stop` closes it), so nothing outlives the process that started it.
 public final class LocalRedisCluster: @unchecked Sendable {
-    public static let nodeCount = 6
+    public static let masterCount = 3
 
     public let ports: [Int]
+    public let replicasPerMaster: Int
     let directory: URL
+    private let lock = NSLock()
     private var processes: [Process] = []
     private var pipes: [Pipe] = []
 
     public var url: String { "redis://" + ports.map { "127.0.0.1:\($0)" }.joined(separator: ",") }
     public var seeds: [RedisCluster.Node] { ports.map { RedisCluster.Node(host: "127.0.0.1", port: $0) } }
 
-    /// Starts the six servers from `basePort` (below 22768: cluster bus ports are 10,000 up and must stay under the
-    /// kernel's ephemeral range) and joins them into a cluster.
-    public init(basePort: Int = 15_000 + Int(getpid() % 600) * 10) throws {
-        let base = basePort
-        ports = (0..<Self.nodeCount).map { base + $0 }
+    /// Starts three masters with `replicasPerMaster` replicas each on consecutive ports from `basePort` (default: a
+    /// free range below 22768, as bus ports are 10,000 up, under the ephemeral range) and joins them into a cluster.
+    public init(replicasPerMaster: Int = 1, basePort: Int? = nil) throws {
+        self.replicasPerMaster = replicasPerMaster
+        let count = Self.masterCount * (1 + replicasPerMaster)
+        let base = basePort ?? Self.freeBase(count: count)
+        ports = (0..<count).map { base + $0 }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for port in ports { try start(port) }
         for port in ports { try waitFor("PING answered on \(port)") { (try? RedisConnection(host: "127.0.0.1", port: port).command(["PING"])) == .status("PONG") } }
-        try run("/usr/bin/redis-cli", ["--cluster", "create"] + ports.map { "127.0.0.1:\($0)" } + ["--cluster-replicas", "1", "--cluster-yes"])
+        try run("/usr/bin/redis-cli", ["--cluster", "create"] + ports.map { "127.0.0.1:\($0)" } + ["--cluster-replicas", String(replicasPerMaster), "--cluster-yes"])
         try waitForHealthyCluster()
+    }
+
+    /// Ports handed out to clusters of this process, so that two started at once do not pick the same range.
+    nonisolated(unsafe) private static var taken: Set<Int> = []
+    private static let takenLock = NSLock()
+
+    /// The first of `count` ports (and their bus ports) that nothing answers on, in blocks of ten from 15,000.
+    static func freeBase(count: Int) -> Int {
+        let blocks = (22_760 - count - 15_000) / 10
+        let first = Int(getpid()) % blocks
+        for offset in 0..<blocks {
+            let base = 15_000 + (first + offset * 37) % blocks * 10
+            let free = (base..<base + count).allSatisfy { port in
+                [port, port + 10_000].allSatisfy { (try? RedisConnection(host: "127.0.0.1", port: $0, timeout: 0.2)) == nil }
+            }
+            guard free, takenLock.withLock({ taken.insert(base).inserted }) else { continue }
+            return base
+        }
+        return 15_000 + first * 10
     }
 
     /// Starts (or restarts) the server of one port.
@@ -39,6 +64,9 @@ public final class LocalRedisCluster: @unchecked Sendable {
             cluster-config-file nodes-\(port).conf
             cluster-node-timeout 1500
             cluster-replica-validity-factor 0
+            cluster-require-full-coverage no
+            min-replicas-to-write 1
+            min-replicas-max-lag 2
             appendonly yes
             save ""
             dir \(home.path)
@@ -54,8 +82,18 @@ public final class LocalRedisCluster: @unchecked Sendable {
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
-        processes.append(process)
-        pipes.append(pipe)
+        lock.withLock {
+            processes.append(process)
+            pipes.append(pipe)
+        }
+    }
+
+    /// Stops every server (kill -9) and removes their files.
+    public func stop() {
+        let (running, inputs) = lock.withLock { (processes, pipes) }
+        for pipe in inputs { try? pipe.fileHandleForWriting.close() }
+        for process in running { process.waitUntilExit() }
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Every node answers, the cluster is ok, every slot has a master and every replica is in sync.
@@ -81,7 +119,7 @@ public final class LocalRedisCluster: @unchecked Sendable {
     }
 
     /// Polls `condition` until it holds, for at most 60 s (servers start and elect in their own time).
-    private func waitFor(_ what: String, _ condition: () -> Bool) throws {
+    func waitFor(_ what: String, _ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(60)
         while !condition() {
             guard Date() < deadline else { throw RedisFailure(description: "timed out waiting for \(what)") }
@@ -100,38 +138,5 @@ public final class LocalRedisCluster: @unchecked Sendable {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw RedisFailure(description: "\(program) failed: \(text.suffix(400))") }
-    }
-}
-
-extension LocalRedisCluster {
-    /// The port of the master that owns `key`'s slot now.
-    public func master(of key: String) throws -> Int {
-        try RedisCluster(seeds: seeds).node(for: key).port
-    }
-
-    /// Kills a node's server (kill -9), as a crash would.
-    public func kill(_ port: Int) throws {
-        let info = try RedisConnection(host: "127.0.0.1", port: port).command(["INFO", "server"]).text ?? ""
-        guard let line = info.split(separator: "\r\n").first(where: { $0.hasPrefix("process_id:") }), let pid = Int32(line.dropFirst(11)) else {
-            throw RedisFailure(description: "no process id from \(port)")
-        }
-        Foundation.kill(pid, SIGKILL)
-    }
-
-    /// Waits until the other nodes have promoted a replica in place of the dead `port`: the cluster is ok and
-    /// no slot is served by it.
-    public func waitForFailover(from port: Int) throws {
-        let survivor = ports.first { $0 != port }!
-        let deadline = Date().addingTimeInterval(60)
-        while true {
-            if let connection = try? RedisConnection(host: "127.0.0.1", port: survivor),
-               (try? connection.command(["CLUSTER", "INFO"]).text)?.contains("cluster_state:ok") == true,
-               let slots = try? connection.command(["CLUSTER", "SLOTS"]),
-               !slots.elements.contains(where: { $0.elements.count > 2 && $0.elements[2].elements.dropFirst().first?.integer == port }) {
-                return
-            }
-            guard Date() < deadline else { throw RedisFailure(description: "no failover from \(port)") }
-            usleep(50_000)
-        }
     }
 }

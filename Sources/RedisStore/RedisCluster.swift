@@ -1,13 +1,25 @@
 import Foundation
 
 /// A Redis Cluster client: the slot map from `CLUSTER SLOTS`, CRC16 key slots (hash tags honoured), commands
-/// pipelined per node, `MOVED` and `ASK` redirects followed, the map refreshed when it changes or a node fails.
+/// pipelined per node, `MOVED` and `ASK` redirects followed, the map read again when it changes or a node fails.
+/// Every `run` ends within its budget (`budget`, 2 s): a node that failed is skipped for a second, so what is
+/// routed to it fails at once instead of waiting; a write is sent again only when Redis did not apply it.
 /// Thread-safe: connections are pooled per node.
 public final class RedisCluster: @unchecked Sendable {
     public static let slotCount = 16384
-    /// How many times a command is retried while the cluster reconfigures (a failover takes seconds).
-    static let attempts = 40
-    static let retryPause = 0.25
+    /// The longest one `run` takes, retries through redirects and reconfigurations included.
+    public static let budget = 2.0
+    /// How long a write waits for a replica to confirm it (`WAIT`'s timeout).
+    public static let replicaWait = 1.0
+    /// How long a connection may take to open, and a reply to come (a node that takes longer is skipped a while).
+    static let connectTimeout = 0.5
+    static let replyTimeout = 1.0
+    /// Pause between tries while a slot migrates (`TRYAGAIN`) or the map is read again after `READONLY`.
+    static let retryPause = 0.05
+    /// How long a node that failed is skipped, and a master without a replica refused writes, before it is tried again.
+    static let quarantine = 1.0
+    /// The slot map is read again at most this often when routing fails.
+    static let refreshInterval = 0.2
 
     public struct Node: Hashable, Sendable, CustomStringConvertible {
         public let host: String
@@ -24,6 +36,9 @@ public final class RedisCluster: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [Node?] = Array(repeating: nil, count: RedisCluster.slotCount)
     private var idle: [Node: [RedisConnection]] = [:]
+    private var lastRefresh = Date.distantPast
+    private var refreshing = false
+    let health = RedisNodeHealth(quarantine: RedisCluster.quarantine)
 
     /// Connects to the cluster through any of `seeds` and reads its slot map.
     public init(seeds: [Node]) throws {
@@ -53,110 +68,97 @@ public final class RedisCluster: @unchecked Sendable {
         return Int(CRC16.xmodem(part)) % slotCount
     }
 
-    /// The master that owns a key's slot now.
+    /// The master that owns a key's slot, as far as this client knows.
     public func node(for key: String) throws -> Node {
         guard let node = lock.withLock({ slots[Self.slot(of: key)] }) else { throw RedisFailure(description: "no node owns the slot of \(key)") }
         return node
     }
 
-    /// Reads the slot map from the first node that answers.
-    public func refresh() throws {
+    /// The slot map as this client knows it.
+    var map: [Node?] { lock.withLock { slots } }
+
+    /// Reads the slot map from the first node that answers within `budget` seconds, trying first those that have
+    /// not just failed.
+    public func refresh(within budget: Double = RedisCluster.budget) throws {
+        let deadline = Date().addingTimeInterval(budget)
         var failures: [String] = []
         let known = lock.withLock { Set(slots.compactMap { $0 }) }
-        for node in seeds + known.sorted(by: { $0.description < $1.description }) {
+        let candidates = seeds + known.subtracting(seeds).sorted { $0.description < $1.description }
+        let down = health.down()
+        for node in candidates.filter({ !down.contains($0) }) + candidates.filter({ down.contains($0) }) {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { break }
             do {
-                let reply = try withConnection(node) { try $0.command(["CLUSTER", "SLOTS"]) }
-                var map: [Node?] = Array(repeating: nil, count: Self.slotCount)
-                for range in reply.elements {
-                    let fields = range.elements
-                    guard fields.count >= 3, let first = fields[0].integer, let last = fields[1].integer,
-                          let host = fields[2].elements.first?.text, let port = fields[2].elements.dropFirst().first?.integer else { continue }
-                    let master = Node(host: host.isEmpty ? node.host : host, port: port)
-                    for slot in first...min(last, Self.slotCount - 1) { map[slot] = master }
-                }
+                let connection = try RedisConnection(host: node.host, port: node.port, timeout: min(Self.connectTimeout, remaining))
+                let map = try Self.slotMap(try connection.command(["CLUSTER", "SLOTS"]), askedNode: node)
                 guard map.allSatisfy({ $0 != nil }) else { failures.append("\(node): slots not all covered"); continue }
-                lock.withLock { slots = map }
+                lock.withLock {
+                    slots = map
+                    lastRefresh = Date()
+                }
                 return
             } catch {
+                health.markDown(node)
                 failures.append("\(error)")
             }
         }
         throw RedisFailure(description: "no cluster node answered with a full slot map: \(failures.joined(separator: "; "))")
     }
 
-    /// Runs commands whose key is their second argument (the first key for EVAL), pipelined per node, replies in order. With `durable`,
-    /// each node's writes are followed by `WAIT 1`: they return once a replica has them. Redirects and failovers
-    /// are retried; what still fails throws.
-    public func run(_ commands: [[String]], durable: Bool = false) throws -> [RedisReply] {
-        var replies = [RedisReply?](repeating: nil, count: commands.count)
-        var pending = Array(commands.indices)
-        var asking: [Int: Node] = [:]
-        var lastError = ""
-        for attempt in 0..<Self.attempts {
-            if attempt > 0 { Thread.sleep(forTimeInterval: Self.retryPause) }
-            let map = lock.withLock { slots }
-            var byNode: [Node: [Int]] = [:]
-            for index in pending {
-                guard let node = asking[index] ?? map[Self.slot(of: Self.routingKey(commands[index]))] else {
-                    lastError = "no node serves the slot of \(Self.routingKey(commands[index]))"
-                    continue
-                }
-                byNode[node, default: []].append(index)
-            }
-            var retry: [Int] = []
-            var mapChanged = false
-            for (node, indices) in byNode {
-                var batch: [[String]] = []
-                for index in indices {
-                    if asking[index] != nil { batch.append(["ASKING"]) }
-                    batch.append(commands[index])
-                }
-                if durable { batch.append(["WAIT", "1", "2000"]) }
-                do {
-                    let answers = try withConnection(node) { try $0.pipeline(batch) }
-                    if durable, (answers.last?.integer ?? 0) < 1 {
-                        lastError = "\(node): no replica acknowledged the write"
-                        retry += indices
-                        continue
-                    }
-                    var position = 0
-                    for index in indices {
-                        if asking[index] != nil { position += 1 }
-                        let answer = answers[position]
-                        position += 1
-                        asking[index] = nil
-                        if case .error(let message) = answer, let redirect = Self.redirect(message) {
-                            lastError = message
-                            if redirect.ask { asking[index] = redirect.node } else { mapChanged = true }
-                            retry.append(index)
-                        } else if case .error(let message) = answer, message.hasPrefix("TRYAGAIN") || message.hasPrefix("CLUSTERDOWN") {
-                            lastError = message
-                            retry.append(index)
-                        } else {
-                            replies[index] = answer
-                        }
-                    }
-                } catch {
-                    lastError = "\(error)"
-                    mapChanged = true
-                    retry += indices
-                }
-            }
-            if mapChanged { try? refresh() }
-            pending = retry
-            if pending.isEmpty { return replies.map { $0 ?? .null } }
+    /// Reads the slot map again in the background, unless that is under way or was done within `refreshInterval`:
+    /// no request waits for it.
+    func refreshIfDue() {
+        let due: Bool = lock.withLock {
+            guard !refreshing, Date().timeIntervalSince(lastRefresh) >= Self.refreshInterval else { return false }
+            refreshing = true
+            return true
         }
-        throw RedisFailure(description: "the cluster did not answer: \(lastError)")
+        guard due else { return }
+        DispatchQueue.global().async {
+            try? self.refresh()
+            self.lock.withLock {
+                self.refreshing = false
+                self.lastRefresh = Date()
+            }
+        }
     }
 
-    /// Runs `body` with a pooled connection to `node`; a broken connection is dropped.
-    private func withConnection<T>(_ node: Node, _ body: (RedisConnection) throws -> T) throws -> T {
-        let reused = lock.withLock { idle[node]?.popLast() }
-        let connection = try reused ?? RedisConnection(host: node.host, port: node.port)
-        defer {
-            if !connection.isBroken { lock.withLock { idle[node, default: []].append(connection) } }
+    /// Routes one slot to `node` (a `MOVED` answer says so) until the map is read again.
+    func route(slot: Int, to node: Node) {
+        lock.withLock { slots[slot] = node }
+    }
+
+    private static func slotMap(_ reply: RedisReply, askedNode: Node) throws -> [Node?] {
+        if case .error(let message) = reply { throw RedisFailure(description: "\(askedNode): \(message)") }
+        var map: [Node?] = Array(repeating: nil, count: slotCount)
+        for range in reply.elements {
+            let fields = range.elements
+            guard fields.count >= 3, let first = fields[0].integer, let last = fields[1].integer,
+                  let host = fields[2].elements.first?.text, let port = fields[2].elements.dropFirst().first?.integer else { continue }
+            let master = Node(host: host.isEmpty ? askedNode.host : host, port: port)
+            for slot in first...min(last, slotCount - 1) { map[slot] = master }
         }
-        return try body(connection)
+        return map
+    }
+
+    /// A pooled connection to `node` that is still open, or a new one opened within `timeout`.
+    func checkout(_ node: Node, timeout: Double) throws(RedisFailure) -> RedisConnection {
+        while let reused = lock.withLock({ idle[node]?.popLast() }) {
+            if reused.isOpen { return reused }
+        }
+        return try RedisConnection(host: node.host, port: node.port, timeout: timeout)
+    }
+
+    /// Returns a connection to the pool, unless it broke.
+    func checkin(_ connection: RedisConnection, _ node: Node) {
+        guard !connection.isBroken else { return }
+        lock.withLock { idle[node, default: []].append(connection) }
+    }
+
+    /// A node failed: it is skipped for a while and its idle connections (likely broken too) are closed.
+    func failed(_ node: Node) {
+        health.markDown(node)
+        lock.withLock { idle[node] = nil }
     }
 
     /// The key a command is routed by: the first key of EVAL, the key of MEMORY USAGE, else the second argument.
@@ -168,12 +170,13 @@ public final class RedisCluster: @unchecked Sendable {
         }
     }
 
-    private static func redirect(_ message: String) -> (node: Node, ask: Bool)? {
+    /// A `MOVED` or `ASK` error's slot and node.
+    static func redirect(_ message: String) -> (slot: Int, node: Node, ask: Bool)? {
         let parts = message.split(separator: " ")
-        guard parts.count == 3, parts[0] == "MOVED" || parts[0] == "ASK" else { return nil }
+        guard parts.count == 3, parts[0] == "MOVED" || parts[0] == "ASK", let slot = Int(parts[1]) else { return nil }
         let address = parts[2].split(separator: ":")
         guard address.count == 2, let port = Int(address[1]) else { return nil }
-        return (Node(host: String(address[0]), port: port), parts[0] == "ASK")
+        return (slot, Node(host: String(address[0]), port: port), parts[0] == "ASK")
     }
 }
 

@@ -45,20 +45,30 @@ public final class RedisConnection {
     public let port: Int
     private var context: UnsafeMutablePointer<redisContext>?
 
-    /// Connects, waiting at most `timeout` seconds (and as long for each reply).
+    /// Connects, waiting at most `timeout` seconds (and as long for each reply, until `setTimeout` changes it).
     public init(host: String, port: Int, timeout: Double = 2) throws(RedisFailure) {
         self.host = host
         self.port = port
-        let seconds = Int(timeout)
-        let limit = timeval(tv_sec: seconds, tv_usec: Int(((timeout - Double(seconds)) * 1e6).rounded()))
-        context = redisConnectWithTimeout(host, Int32(port), limit)
+        context = redisConnectWithTimeout(host, Int32(port), Self.interval(timeout))
         guard let context, context.pointee.err == 0 else {
             let message = context.map { Self.message($0) } ?? "cannot allocate a context"
             redisFree(context)
             self.context = nil
             throw RedisFailure(description: "\(host):\(port): \(message)")
         }
-        redisSetTimeout(context, limit)
+        redisSetTimeout(context, Self.interval(timeout))
+    }
+
+    /// How long a reply may take from now on; past it the connection breaks.
+    public func setTimeout(_ seconds: Double) {
+        guard let context, context.pointee.err == 0 else { return }
+        redisSetTimeout(context, Self.interval(seconds))
+    }
+
+    private static func interval(_ seconds: Double) -> timeval {
+        let clamped = max(seconds, 0.001)
+        let whole = Int(clamped)
+        return timeval(tv_sec: whole, tv_usec: Int(((clamped - Double(whole)) * 1e6).rounded()))
     }
 
     deinit {
@@ -68,40 +78,48 @@ public final class RedisConnection {
     /// Whether the connection is still usable (a network error breaks it for good).
     public var isBroken: Bool { context == nil || context!.pointee.err != 0 }
 
+    /// Whether an idle connection is still open: the server has not closed it (a restarted node's old
+    /// connections read as closed) and nothing unexpected waits on it.
+    public var isOpen: Bool {
+        do {
+            return try reply(within: 0) == nil
+        } catch {
+            return false
+        }
+    }
+
     /// Sends one command and reads its reply.
     public func command(_ arguments: [String]) throws(RedisFailure) -> RedisReply {
         try pipeline([arguments])[0]
     }
 
-    /// Reads the next reply (a pushed message on a subscribed connection), waiting up to the timeout.
-    public func readReply() throws(RedisFailure) -> RedisReply {
+    /// The next reply (a pushed message on a subscribed connection) if one comes within `seconds`; nil when none
+    /// did, and the connection stays usable.
+    public func reply(within seconds: Double) throws(RedisFailure) -> RedisReply? {
         guard let context, context.pointee.err == 0 else { throw RedisFailure(description: "\(host):\(port): connection broken") }
         var raw: UnsafeMutableRawPointer?
-        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw RedisFailure(description: "\(host):\(port): \(Self.message(context))") }
-        defer { freeReplyObject(raw) }
-        return Self.parse(raw.assumingMemoryBound(to: redisReply.self))
+        switch chiredis_reply_within(context, Int32(max(0, seconds * 1000)), &raw) {
+        case 0: return nil
+        case 1:
+            guard let raw else { return nil }
+            defer { freeReplyObject(raw) }
+            return Self.parse(raw.assumingMemoryBound(to: redisReply.self))
+        default: throw RedisFailure(description: "\(host):\(port): \(Self.message(context))")
+        }
+    }
+
+    /// Writes a command without reading its reply (which arrives among a subscribed connection's messages).
+    public func send(_ arguments: [String]) throws(RedisFailure) {
+        guard let context, context.pointee.err == 0 else { throw RedisFailure(description: "\(host):\(port): connection broken") }
+        let status = Self.withArgv(arguments) { count, pointers, lengths in chiredis_send(context, count, pointers, lengths) }
+        guard status == 0 else { throw RedisFailure(description: "\(host):\(port): \(Self.message(context))") }
     }
 
     /// Sends every command, then reads every reply, in order.
     public func pipeline(_ commands: [[String]]) throws(RedisFailure) -> [RedisReply] {
         guard let context, context.pointee.err == 0 else { throw RedisFailure(description: "\(host):\(port): connection broken") }
         for arguments in commands {
-            var joined: [UInt8] = []
-            var lengths: [Int] = []
-            for argument in arguments {
-                joined += argument.utf8
-                lengths.append(argument.utf8.count)
-            }
-            joined.append(0)
-            let status: Int32 = joined.withUnsafeBufferPointer { buffer in
-                let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-                var offset = 0
-                var pointers: [UnsafePointer<CChar>?] = lengths.map { length in
-                    defer { offset += length }
-                    return base + offset
-                }
-                return redisAppendCommandArgv(context, Int32(lengths.count), &pointers, lengths)
-            }
+            let status = Self.withArgv(arguments) { count, pointers, lengths in redisAppendCommandArgv(context, count, pointers, lengths) }
             guard status == REDIS_OK else { throw RedisFailure(description: "\(host):\(port): \(Self.message(context))") }
         }
         var replies: [RedisReply] = []
@@ -116,6 +134,26 @@ public final class RedisConnection {
             freeReplyObject(raw)
         }
         return replies
+    }
+
+    /// Calls `body` with a command's arguments as hiredis takes them: a count, pointers and lengths.
+    private static func withArgv(_ arguments: [String], _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, [Int]) -> Int32) -> Int32 {
+        var joined: [UInt8] = []
+        var lengths: [Int] = []
+        for argument in arguments {
+            joined += argument.utf8
+            lengths.append(argument.utf8.count)
+        }
+        joined.append(0)
+        return joined.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var offset = 0
+            var pointers: [UnsafePointer<CChar>?] = lengths.map { length in
+                defer { offset += length }
+                return base + offset
+            }
+            return body(Int32(lengths.count), &pointers, lengths)
+        }
     }
 
     private static func parse(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {

@@ -17,7 +17,8 @@ enum RedisKeys {
     static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"
-    static func snaps(hour: Int) -> String { "{snaps:\(hour)}" }
+    /// An hour's public Snaps, a set of "person,lat,lon,ms": the same Snap written twice is one.
+    static func snaps(hour: Int) -> String { "{snapset:\(hour)}" }
 
     static let settingFields = ["name", "color", "avatar", "ghost", "ghost_hours", "ghost_until_ms", "audience", "audience_ids"]
     static let fixFields = ["lat", "lon", "accuracy", "taken_ms", "place"]

@@ -37,7 +37,7 @@ extension RedisLiveStore {
     }
 
     /// Every key of the person goes, their id leaves the others' asks, blocks and audiences, and their Snaps leave
-    /// the hourly lists.
+    /// the hourly sets.
     public func removePerson(_ id: PersonID) throws -> Bool {
         let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
                               ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)]])
@@ -58,13 +58,14 @@ extension RedisLiveStore {
         return true
     }
 
-    /// Takes the person's entries out of every hourly list of Snaps that may hold one.
+    /// Takes the person's entries out of every hourly set of Snaps that may hold one.
     private func removeSnaps(of id: PersonID) throws {
         let now = Self.hour(clock())
         let hours = Array((now - 2 * Self.snapHoursKept)...(now + 2))
-        let lists = try read(hours.map { ["LRANGE", RedisKeys.snaps(hour: $0), "0", "-1"] })
-        let commands = zip(hours, lists).flatMap { hour, list in
-            Set(list.elements.compactMap(\.text).filter { $0.hasPrefix(id.rawValue + ",") }).map { ["LREM", RedisKeys.snaps(hour: hour), "0", $0] }
+        let sets = try read(hours.map { ["SMEMBERS", RedisKeys.snaps(hour: $0)] })
+        let commands: [[String]] = zip(hours, sets).compactMap { hour, set in
+            let mine = set.elements.compactMap(\.text).filter { $0.hasPrefix(id.rawValue + ",") }
+            return mine.isEmpty ? nil : ["SREM", RedisKeys.snaps(hour: hour)] + mine
         }
         if !commands.isEmpty { try write(commands) }
     }

@@ -2,7 +2,7 @@ import Foundation
 import GeoCore
 import LiveMap
 
-/// A viewer's candidates in one pipelined round per node, and public Snaps in hourly lists that expire.
+/// A viewer's candidates in one pipelined round per node, and public Snaps in hourly sets that expire.
 extension RedisLiveStore {
     /// How long an hour's Snaps are kept after the hour: the glow's window and a margin.
     static let snapHoursKept = 26
@@ -52,12 +52,12 @@ extension RedisLiveStore {
         let now = clock()
         let commands = byHour.sorted { $0.key < $1.key }.flatMap { hour, entries in
             guard let left = Self.secondsLeft(hour: hour, now: now) else { return [[String]]() }
-            return [["RPUSH", RedisKeys.snaps(hour: hour)] + entries, ["EXPIRE", RedisKeys.snaps(hour: hour), String(left)]]
+            return [["SADD", RedisKeys.snaps(hour: hour)] + entries, ["EXPIRE", RedisKeys.snaps(hour: hour), String(left)]]
         }
         if !commands.isEmpty { try write(commands) }
     }
 
-    /// The seconds an hour's list of Snaps has left at `now` (the server's): it goes `snapHoursKept` hours after the
+    /// The seconds an hour's set of Snaps has left at `now` (the server's): it goes `snapHoursKept` hours after the
     /// hour ends; nil when that is past.
     static func secondsLeft(hour: Int, now: Date) -> Int? {
         let left = (hour + 1 + snapHoursKept) * 3600 - Int(now.timeIntervalSince1970.rounded(.down))
@@ -67,26 +67,26 @@ extension RedisLiveStore {
     public func snaps(since: Date) throws -> [PublicSnap] {
         let first = Self.hour(since)
         let hours = Array(first...(first + 2 * Self.snapHoursKept))
-        let lists = try read(hours.map { ["LRANGE", RedisKeys.snaps(hour: $0), "0", "-1"] })
+        let sets = try read(hours.map { ["SMEMBERS", RedisKeys.snaps(hour: $0)] })
         let cutoff = RedisKeys.milliseconds(since)
-        return lists.flatMap { $0.elements.compactMap(\.text).compactMap(Self.snap) }.filter { RedisKeys.milliseconds($0.takenAt) >= cutoff }
+        // Sets have no order: taken time, then the entry, so every replica sums the glow in the same order.
+        return sets.flatMap { $0.elements.compactMap(\.text).compactMap { entry in Self.snap(entry).map { ($0, entry) } } }
+            .filter { RedisKeys.milliseconds($0.0.takenAt) >= cutoff }
+            .sorted { ($0.0.takenAt, $0.1) < ($1.0.takenAt, $1.1) }
+            .map(\.0)
     }
 
     public func pruneSnaps(before: Date) throws -> Int {
         let boundary = Self.hour(before)
         let hours = Array((boundary - 2 * Self.snapHoursKept)...boundary)
-        let lists = try read(hours.map { ["LRANGE", RedisKeys.snaps(hour: $0), "0", "-1"] })
-        var dropped = 0
-        for (hour, list) in zip(hours, lists) where !list.elements.isEmpty {
-            let entries = list.elements.compactMap(\.text)
-            let kept = entries.filter { entry in Self.snap(entry).map { $0.takenAt >= before } ?? false }
-            dropped += entries.count - kept.count
-            guard kept.count != entries.count else { continue }
-            let left = Self.secondsLeft(hour: hour, now: clock())
-            let restore = left.map { [["RPUSH", RedisKeys.snaps(hour: hour)] + kept, ["EXPIRE", RedisKeys.snaps(hour: hour), String($0)]] } ?? []
-            try write([["DEL", RedisKeys.snaps(hour: hour)]] + (kept.isEmpty ? [] : restore))
+        let sets = try read(hours.map { ["SMEMBERS", RedisKeys.snaps(hour: $0)] })
+        let cutoff = RedisKeys.milliseconds(before)
+        let removals = zip(hours, sets).compactMap { hour, set -> [String]? in
+            let old = set.elements.compactMap(\.text).filter { entry in Self.snap(entry).map { RedisKeys.milliseconds($0.takenAt) < cutoff } ?? true }
+            return old.isEmpty ? nil : ["SREM", RedisKeys.snaps(hour: hour)] + old
         }
-        return dropped
+        guard !removals.isEmpty else { return 0 }
+        return try write(removals).compactMap(\.integer).reduce(0, +)
     }
 
     static func hour(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 3600).rounded(.down)) }

@@ -5,9 +5,11 @@ import LiveMap
 /// The live store on Redis Cluster, for snapmap replicas that keep no state of their own. A person's keys share a
 /// hash tag; a friendship is two asks, each written in its asker's slot, so no change spans slots and a
 /// half-made friend request is never seen as a friendship. Writes wait for a replica (`WAIT 1`) before they
-/// return; a viewer's friends are read in one pipelined round per node. The hourly lists of Snaps expire by the
-/// server's clock (the time they have left is set, never an instant of Redis's own clock); fixes never expire, as
-/// on SQLite: the service refuses one outside the rule's window and the rule hides old ones.
+/// return, and every write is idempotent (fixes only when newer, sets, whole settings, Snaps in sets), so a
+/// client that retries one whose answer it did not get changes nothing more; a viewer's friends are read in one
+/// pipelined round per node. The hourly sets of Snaps expire by the server's clock (the time they have left is set,
+/// never an instant of Redis's own clock); fixes never expire, as on SQLite: the service refuses one outside the
+/// rule's window and the rule hides old ones.
 public final class RedisLiveStore: LiveStore {
     let cluster: RedisCluster
     /// The server's clock, which the time left before a key expires is measured from.
@@ -59,9 +61,9 @@ public final class RedisLiveStore: LiveStore {
 
     public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
         let fields = ["name", person.name, "color", person.color, "avatar", person.avatar ?? ""] + RedisKeys.values(settings)
-        let added = try write([["EVAL", RedisKeys.addPersonScript, "1", RedisKeys.person(person.id)] + fields])[0].integer == 1
-        if added { try write([["ZADD", RedisKeys.people, "0", person.id.rawValue]]) }
-        return added
+        // The index entry is written whether or not the id was free: a retry after a lost answer completes it.
+        return try write([["EVAL", RedisKeys.addPersonScript, "1", RedisKeys.person(person.id)] + fields,
+                          ["ZADD", RedisKeys.people, "0", person.id.rawValue]])[0].integer == 1
     }
 
     public func person(_ id: PersonID) throws -> Person? {
@@ -166,8 +168,9 @@ public final class RedisLiveStore: LiveStore {
 }
 
 extension RedisLiveStore {
-    /// Commands sent in one pipeline when loading a world.
+    /// Commands sent in one pipeline when loading a world, and the seconds one pipeline may take.
     static let loadBatch = 20_000
+    static let loadBudget = 60.0
 
     /// A whole world at once (large demo and benchmark stores), pipelined and without waiting for replicas: people
     /// with their settings, asks (with the index of who asked), fixes and token hashes.
@@ -191,7 +194,7 @@ extension RedisLiveStore {
             commands.append(["SADD", RedisKeys.tokens(id), hash])
         }
         for start in stride(from: 0, to: commands.count, by: Self.loadBatch) {
-            _ = try read(Array(commands[start..<min(commands.count, start + Self.loadBatch)]))
+            _ = try cluster.run(Array(commands[start..<min(commands.count, start + Self.loadBatch)]), within: Self.loadBudget)
         }
     }
 }

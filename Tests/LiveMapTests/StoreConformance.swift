@@ -207,8 +207,22 @@ struct RedisStoreTests {
         let snap = try PublicSnap(person: ann, coordinate: Coordinate(lat: 40.71, lon: -73.95), takenAt: taken)
         try store.addSnaps([snap])
         #expect(try store.snaps(since: taken) == [snap])
-        let left = try redis.run([["TTL", "{snaps:\(Int(taken.timeIntervalSince1970) / 3600)}"]])[0].integer ?? -1
+        let left = try redis.run([["TTL", "{snapset:\(Int(taken.timeIntervalSince1970) / 3600)}"]])[0].integer ?? -1
         #expect(abs(left - 26 * 3600) < 3600 + 60, "an hour's Snaps go 26 hours after the hour, by the server's clock: \(left) s left")
+    }
+
+    /// A client that retries a Snap whose answer it lost (a 503 after the write was applied) adds no weight.
+    @Test func theSameSnapWrittenTwiceIsOneSnap() throws {
+        let cluster = try RedisClusterFixture.shared.get()
+        try cluster.flush()
+        let store = try RedisLiveStore(url: cluster.url, clock: { StoreConformance.t0 })
+        let snap = try PublicSnap(person: PersonID("ann"), coordinate: Coordinate(lat: 40.71, lon: -73.95), takenAt: StoreConformance.t0)
+        let later = try PublicSnap(person: PersonID("ann"), coordinate: Coordinate(lat: 40.71, lon: -73.95), takenAt: StoreConformance.t0.addingTimeInterval(1))
+        try store.addSnaps([snap])
+        try store.addSnaps([snap, later])
+        #expect(try store.snaps(since: StoreConformance.t0.addingTimeInterval(-60)) == [snap, later])
+        #expect(try store.pruneSnaps(before: StoreConformance.t0.addingTimeInterval(0.5)) == 1)
+        #expect(try store.snaps(since: StoreConformance.t0.addingTimeInterval(-60)) == [later])
     }
 
     @Test func keysFollowTheirHashTagsToTheirSlots() throws {
