@@ -28,8 +28,9 @@ struct AttackerTests {
         #expect(signOut.0 == 204)
         #expect(stolen.waitForEnd(timeout: 1), "the signed-out phone's stream ended")
         #expect(try await server.fetch("/v1/me/layout.json").0 == 401)
-        _ = try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7155, "lon": -73.9612, "accuracyMeters": 9]), token: jordan)
-        #expect(kept.read(until: "event: move", timeout: 10), "the other phone still hears Jordan")
+        let moved = try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7155, "lon": -73.9612, "accuracyMeters": 9]), token: jordan)
+        #expect(moved.0 == 204 && kept.read(until: "event: move", timeout: 10),
+                "the other phone still hears Jordan (\(moved.0) \(String(decoding: moved.2, as: UTF8.self))): \(kept.received.suffix(200))")
         let started = Date()
         try server.operate("users", "revoke", "samriv")
         #expect(kept.waitForEnd(timeout: 1.5), "the CLI's revocation ended the stream")
