@@ -15,6 +15,7 @@ public final class SQLiteLiveStore: LiveStore {
     static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2]
 
     public let path: String
+    let fileHealth: SQLiteFileHealth
     private let writer: SQLiteWriter
     private let readers: SQLiteReaderPool
     private let checkpointer: SQLiteCheckpointer
@@ -28,7 +29,8 @@ public final class SQLiteLiveStore: LiveStore {
         let database = try SQLiteDatabase(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA mmap_size = \(Self.mapBytes); PRAGMA wal_autocheckpoint = 0")
         try Self.migrate(database)
-        writer = SQLiteWriter(database: database)
+        fileHealth = SQLiteFileHealth(path: path)
+        writer = SQLiteWriter(database: database, health: fileHealth)
         readers = SQLiteReaderPool(path: path)
         checkpointer = try SQLiteCheckpointer(path: path)
     }
@@ -61,8 +63,12 @@ public final class SQLiteLiveStore: LiveStore {
         try writer.perform(work)
     }
 
-    private func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try readers.read(body)
+    func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        do {
+            return try readers.read(body)
+        } catch {
+            throw fileHealth.failed(error)
+        }
     }
 
     public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
