@@ -17,7 +17,8 @@ let serveCommand = Command(
         LiveOptions.database,
         LiveOptions.store,
         .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
-        .flag("demo", "loopback only: seed when needed and print a viewer URL signed in as the scene's viewer"),
+        .flag("demo", "loopback only: make and seed the store when needed and print a viewer URL signed in as the scene's viewer "
+              + "(without it, serve opens only an existing store and never seeds)"),
         .value("allowed-hosts", "NAMES", "comma-separated host names private answers are given under (default on loopback: 127.0.0.1, localhost, [::1]; elsewhere any)"),
         .flag("no-shared-layers", "draw every frame from scratch (saves the shared-layer cache's memory; the bytes are the same)"),
         .flag("stop-on-stdin-eof", "stop when standard input closes (for a supervising process, such as the tests)"),
@@ -33,7 +34,8 @@ let serveCommand = Command(
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
     let offset = start.timeIntervalSinceNow
     let clock: @Sendable () -> Date = { Date().addingTimeInterval(offset) }
-    let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: clock)
+    let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: clock,
+                                       serving: demo ? .demo : .production)
     let loopback: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
     let allowedHosts = options.value("allowed-hosts").map { Set($0.lowercased().split(separator: ",").map(String.init)) }
         ?? (["127.0.0.1", "::1"].contains(host) ? loopback : nil)
@@ -54,7 +56,10 @@ let serveCommand = Command(
     var banner = "listening on http://\(host):\(server.port) with \(threads) threads\n"
     if demo { banner += "viewer: http://\(host):\(server.port)/#token=\(try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue))\n" }
     FileHandle.standardOutput.write(Data(banner.utf8))
-    ServeLoop.run(until: [SIGINT, SIGTERM], orStdinEOF: options.flag("stop-on-stdin-eof")) { server.stop() }
+    ServeLoop.run(until: [SIGINT, SIGTERM], orStdinEOF: options.flag("stop-on-stdin-eof")) {
+        api.beginStopping()
+        server.stop()
+    }
     pruning.cancel()
     return "stopped"
 }
