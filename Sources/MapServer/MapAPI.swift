@@ -66,7 +66,7 @@ public final class MapAPI: Sendable {
     /// Answers one request; errors become JSON with a 4xx or 5xx status.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard !request.queryRefused else {
-            return Self.json(400, ["error": "the query has a control character (%1E or %1F) or too many parameters"])
+            return Self.json(400, ["error": "the query has a control character (%1E or %1F), more than 64 parameters or more than 8 KiB"])
         }
         guard request.query.count <= Self.maxQueryParameters else {
             return Self.json(400, ["error": "too many query parameters: at most \(Self.maxQueryParameters)"])
