@@ -6,7 +6,7 @@ RELEASE := -c release --static-swift-stdlib
 RELEASE_BIN := .build/release/snapmap
 OUT ?= out
 
-.PHONY: setup build basemap run test bench clean
+.PHONY: setup build basemap run test faults bench clean
 
 setup:
 	@scripts/setup.sh
@@ -28,6 +28,14 @@ run: basemap
 
 test: setup
 	$(SWIFT) test
+
+# The fault suites at more seeded rounds than `make test`'s sample (kill -9 and SIGTERM at random moments; the
+# store deleted, damaged, on a full disk; a second server on the port; hostile requests). FAULT_SEED varies them.
+FAULT_ROUNDS ?= 10
+FAULT_SEED ?= 26
+faults: setup
+	SNAPMAP_FAULT_ROUNDS=$(FAULT_ROUNDS) SNAPMAP_FAULT_SEED=$(FAULT_SEED) $(SWIFT) test \
+		--filter 'DurabilityTests|StopFaultTests|StoreFaultTests|FullDiskTests|QueryLimitTests|GlyphCacheTests'
 
 bench: setup
 	@scripts/setup.sh scripts/bench-packages.txt

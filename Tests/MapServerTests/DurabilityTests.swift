@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// kill -9 at a random moment (seeded: `SNAPMAP_FAULT_SEED`) of a burst of location updates: every update answered
 /// 204 is in the store afterwards, and the store starts again whole.
-@Suite("Acknowledged updates survive kill -9")
+@Suite("Acknowledged updates survive kill -9", .serialized)
 struct DurabilityTests {
     @Test(arguments: 0..<Faults.rounds)
     func everyAcknowledgedUpdateIsThereAfterAKillAtARandomMoment(round: Int) async throws {

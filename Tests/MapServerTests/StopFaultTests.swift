@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// The port is one server's, and a plain `kill` stops it gracefully: in-flight answers finish, streams end, the
 /// process exits 0 within `stopBound`, and every write it acknowledged is in the store.
-@Suite("Faults: a second server on the port, SIGTERM under load")
+@Suite("Faults: a second server on the port, SIGTERM under load", .serialized)
 struct StopFaultTests {
     @Test func aSecondServerOnTheSamePortFailsAndTheFirstKeepsServing() async throws {
         let first = try ServerFixture()
