@@ -169,3 +169,41 @@ final class Counter: @unchecked Sendable {
         return count
     }
 }
+
+/// A phone that reopens its event stream whenever it ends (as the viewer does), through curl on a thread of its
+/// own, until the server refuses the connection; so streams open while the server stops.
+final class ReopeningStream: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var count = 0
+
+    init(base: String, token: String) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let curl = Process()
+                curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                curl.arguments = ["-sN", "--max-time", "20", "-o", "/dev/null", "-H", "Authorization: Bearer \(token)", base + "/v1/me/events"]
+                guard (try? curl.run()) != nil else { break }
+                curl.waitUntilExit()
+                // curl's 7: the connection was refused (the server has stopped listening).
+                if curl.terminationStatus == 7 { break }
+                lock.lock()
+                count += 1
+                lock.unlock()
+            }
+            done.signal()
+        }
+    }
+
+    /// Streams that were opened and ended.
+    var ended: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+
+    /// Whether the loop ended (refused) within `seconds`.
+    func finished(within seconds: Double) -> Bool {
+        done.wait(timeout: .now() + seconds) == .success
+    }
+}
