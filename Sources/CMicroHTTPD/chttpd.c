@@ -130,9 +130,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 
 static void on_completed(void *cls, struct MHD_Connection *connection, void **request_state_pointer, enum MHD_RequestTerminationCode code) {
     (void)code;
-    /* The next request on a kept-alive connection has the same time to arrive. */
-    chttpd_watch_request((chttpd_server *)cls, connection, 1);
     chttpd_server *server = (chttpd_server *)cls;
+    /* The next request on a kept-alive connection has the same time to arrive. */
+    chttpd_watch_request(server, connection, 1);
     request_state *state = (request_state *)*request_state_pointer;
     if (!state) return;
     if (state->started) {
