@@ -1,8 +1,9 @@
 import Foundation
 import SQLiteKit
 
-/// What a SQLite store knows of its file's health. The file is watched by its path: once the path names another
-/// file (deleted, replaced) or a shorter one (truncated: the file only grows while open), the store's writes would
+/// What a SQLite store knows of its file's health. The file is watched by its path (after each write batch, by
+/// SQLite's own check; at each health check, by device, inode and size): once the path names another file
+/// (deleted, replaced) or a shorter one (truncated: the file only grows while open), the store's writes would
 /// land where no restart finds them, so from then on it takes none and reports why, until a restart checks the
 /// file again. SQLite's failures are sorted the same way: a damaged file is a lasting fault; a full disk or an
 /// I/O error is reported while it recurs (for `passingFor` after the last one).
@@ -47,6 +48,20 @@ final class SQLiteFileHealth: @unchecked Sendable {
                 largest = max(largest, size)
             }
             return lasting
+        }
+    }
+
+    /// The fault that lasts until a restart, if one was seen (no look at the file).
+    var lastingFault: String? {
+        withLock { lasting }
+    }
+
+    /// The writer's connection says its file went from the path: remembered, with why when the path tells.
+    func fileMoved() -> String {
+        let reason = checkFile() ?? "the database file was deleted or replaced while the store was open"
+        return withLock {
+            lasting = lasting ?? reason
+            return lasting ?? reason
         }
     }
 

@@ -3,8 +3,9 @@ import SQLiteKit
 
 /// The one writing connection of a SQLite store, on its own thread, with group commit: writes that arrive
 /// together run in one transaction (each in its own savepoint, so one failing write rolls back only itself),
-/// and each caller returns only after the transaction that holds its write has committed. A batch is refused
-/// (and, when the file went during it, not acknowledged) while `health` reports the file gone.
+/// and each caller returns only after the transaction that holds its write has committed. Once the file has
+/// gone from its path (SQLite's check after each commit) or is known damaged, batches are refused, and the batch
+/// during which it went is not acknowledged.
 final class SQLiteWriter: @unchecked Sendable {
     /// The most writes one transaction takes.
     static let maxBatch = 512
@@ -92,7 +93,7 @@ final class SQLiteWriter: @unchecked Sendable {
 
     private func commit(_ batch: [Job]) {
         defer { for job in batch { job.finish() } }
-        if let gone = health.checkFile() { return refuse(batch, gone) }
+        if let gone = health.lastingFault { return refuse(batch, gone) }
         do {
             try database.execute("BEGIN IMMEDIATE")
             for job in batch {
@@ -114,7 +115,7 @@ final class SQLiteWriter: @unchecked Sendable {
             return
         }
         // A file that went while the batch was written took the batch with it: none of it is acknowledged.
-        if let gone = health.checkFile() { return refuse(batch, gone) }
+        if database.fileHasMoved { return refuse(batch, health.fileMoved()) }
         health.committed()
     }
 

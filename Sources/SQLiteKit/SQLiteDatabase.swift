@@ -56,6 +56,13 @@ public final class SQLiteDatabase {
         sqlite3_close(handle)
     }
 
+    /// Whether the file this connection opened was deleted or replaced at its path since (SQLite's own check, one
+    /// stat; the connection still reads and writes the file it opened).
+    public var fileHasMoved: Bool {
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
+    }
+
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(Failure) {
         var message: UnsafeMutablePointer<CChar>?

@@ -19,11 +19,13 @@ struct SQLiteHealthTests {
         let (store, path) = try store()
         #expect(store.health() == .ready)
         try FileManager.default.removeItem(atPath: path)
-        guard case .unavailable(let reason) = store.health() else { Issue.record("a deleted file reports ready"); return }
-        #expect(reason.contains("deleted"))
+        // The write lands in the unlinked file; SQLite's check after the commit refuses to acknowledge it.
+        let reason = "the database file was deleted while the store was open"
         #expect(throws: LiveMapError.unavailable(message: reason)) {
             try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann"))
         }
+        #expect(store.health() == .unavailable(reason: reason))
+        #expect(throws: LiveMapError.unavailable(message: reason)) { try store.addSnaps([]) }
         #expect(!FileManager.default.fileExists(atPath: path), "no connection made a new, empty file at the path")
     }
 
