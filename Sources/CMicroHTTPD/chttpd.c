@@ -1,12 +1,9 @@
 #include "internal.h"
 #include <unistd.h>
-#include <arpa/inet.h>
 #include <microhttpd.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #define MAX_HEADERS 16
 
@@ -83,11 +80,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     request_state *state = (request_state *)*request_state_pointer;
     if (state && state->pending) return chttpd_finish_deferred(connection, state);
     if (state == NULL) {
-        /* First call: only the headers are in. Answering now would make MHD close the connection, so wait for
-           the calls that bring the body and the final one after it. */
         state = (request_state *)calloc(1, sizeof(request_state));
         if (!state) return MHD_NO;
         *request_state_pointer = state;
+    }
+    if (!state->started) {
+        /* First call: only the headers are in. Answering now would make MHD close the connection, so wait for
+           the calls that bring the body and the final one after it. Once the server has closed, no request
+           starts: its connection is closed unanswered. */
+        pthread_mutex_lock(&server->streams_lock);
+        int closed = server->closed;
+        if (!closed) server->in_flight++;
+        pthread_mutex_unlock(&server->streams_lock);
+        if (closed) return MHD_NO;
+        state->started = 1;
         chttpd_watch_request(server, connection, 1);
         return MHD_YES;
     }
@@ -110,7 +116,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         .if_none_match = header(connection, MHD_HTTP_HEADER_IF_NONE_MATCH), .host = header(connection, MHD_HTTP_HEADER_HOST),
         .authorization = header(connection, MHD_HTTP_HEADER_AUTHORIZATION), .content_type = header(connection, MHD_HTTP_HEADER_CONTENT_TYPE),
         .accept_encoding = header(connection, MHD_HTTP_HEADER_ACCEPT_ENCODING),
-        .body = state->body, .body_length = state->length, .body_too_large = state->too_large, .query_refused = query.unsafe,
+        .body = state->body, .body_length = state->length, .body_too_large = state->too_large,
+        .query_refused = query.unsafe || state->query_refused,
     };
     server->handler(server->context, &exchange, &request);
     free(query.data);
@@ -123,57 +130,46 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 
 static void on_completed(void *cls, struct MHD_Connection *connection, void **request_state_pointer, enum MHD_RequestTerminationCode code) {
     (void)code;
+    chttpd_server *server = (chttpd_server *)cls;
     /* The next request on a kept-alive connection has the same time to arrive. */
-    chttpd_watch_request((chttpd_server *)cls, connection, 1);
+    chttpd_watch_request(server, connection, 1);
     request_state *state = (request_state *)*request_state_pointer;
     if (!state) return;
+    if (state->started) {
+        pthread_mutex_lock(&server->streams_lock);
+        server->in_flight--;
+        pthread_mutex_unlock(&server->streams_lock);
+    }
     chttpd_free_pending(state);
     free(state->body);
     free(state);
     *request_state_pointer = NULL;
 }
 
-/* One listening daemon with its own polling thread; all of a server's daemons share the port (SO_REUSEPORT),
-   so the kernel spreads connections across threads (a shared listening socket lets one thread take them all). */
-static struct MHD_Daemon *start_daemon(chttpd_server *server, const struct sockaddr *address, int ipv6, const chttpd_limits *limits) {
+/* One daemon with its own polling thread, without a socket of its own: the listening thread (listen.c) hands
+   it its share of the connections. */
+static struct MHD_Daemon *start_daemon(chttpd_server *server, const chttpd_limits *limits) {
     unsigned threads = limits->threads;
     unsigned per_client = limits->per_client_limit / threads > 0 ? limits->per_client_limit / threads : 1;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
-    if (ipv6) flags |= MHD_USE_IPv6;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME
+        | MHD_USE_NO_LISTEN_SOCKET;
     return MHD_start_daemon(flags, 0, NULL, NULL, on_request, server,
-                            MHD_OPTION_SOCK_ADDR, address,
-                            MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
                             MHD_OPTION_CONNECTION_TIMEOUT, limits->idle_timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits->connection_memory,
                             MHD_OPTION_CONNECTION_LIMIT, limits->connection_limit / threads,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client,
-                            MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
+                            MHD_OPTION_URI_LOG_CALLBACK, chttpd_check_query, server,
                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
                             MHD_OPTION_NOTIFY_CONNECTION, chttpd_watch_connection, server,
                             MHD_OPTION_END);
-}
-
-static void stop_daemons(chttpd_server *server) {
-    for (unsigned i = 0; i < server->daemon_count; i++) MHD_stop_daemon(server->daemons[i]);
-    server->daemon_count = 0;
 }
 
 chttpd_server *chttpd_start(const char *host, uint16_t port, const chttpd_limits *requested, chttpd_handler handler, void *context,
                             char *error, size_t error_size) {
     chttpd_limits limits = *requested;
     struct sockaddr_storage address;
-    memset(&address, 0, sizeof address);
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
-    int ipv6 = 0;
-    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons(port);
-    } else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons(port);
-        ipv6 = 1;
-    } else {
+    socklen_t address_length;
+    if (chttpd_address(host, port, &address, &address_length) != 0) {
         snprintf(error, error_size, "host must be an IPv4 or IPv6 address such as 127.0.0.1 or ::1, got \"%s\"", host);
         return NULL;
     }
@@ -195,48 +191,21 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, const chttpd_limits
     }
     pthread_mutex_init(&server->streams_lock, NULL);
     for (unsigned i = 0; i < limits.threads; i++) {
-        struct MHD_Daemon *daemon = start_daemon(server, (struct sockaddr *)&address, ipv6, &limits);
+        struct MHD_Daemon *daemon = start_daemon(server, &limits);
         if (!daemon) {
-            snprintf(error, error_size, "cannot listen on %s:%u (in use, or not allowed)", host, (unsigned)port);
-            stop_daemons(server);
-            chttpd_watch_stop(server);
-            pthread_mutex_destroy(&server->streams_lock);
-            free(server);
+            snprintf(error, error_size, "cannot start the server's threads");
+            chttpd_free_server(server);
             return NULL;
         }
         server->daemons[server->daemon_count++] = daemon;
-        if (i == 0) {
-            /* Port 0 picked a free port: the other daemons share it. */
-            const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-            uint16_t bound = info ? info->port : port;
-            if (ipv6) v6->sin6_port = htons(bound); else v4->sin_port = htons(bound);
-        }
+    }
+    char reason[160];
+    if (chttpd_listen(server, (struct sockaddr *)&address, address_length, limits.reuse_port, reason, sizeof reason) != 0) {
+        snprintf(error, error_size, "cannot listen on %s port %u: %s", host, (unsigned)port, reason);
+        chttpd_free_server(server);
+        return NULL;
     }
     return server;
-}
-
-uint16_t chttpd_port(chttpd_server *server) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemons[0], MHD_DAEMON_INFO_BIND_PORT);
-    return info ? info->port : 0;
-}
-
-void chttpd_stop(chttpd_server *server) {
-    if (!server) return;
-    chttpd_end_streams(server);
-    for (unsigned i = 0; i < server->daemon_count; i++) MHD_quiesce_daemon(server->daemons[i]);
-    /* Let the woken streams and the deferred answers finish before the daemons go (MHD refuses to stop with
-       suspended connections). */
-    for (int round = 0; round < 400; round++) {
-        pthread_mutex_lock(&server->streams_lock);
-        int open = server->streams != NULL || server->deferred > 0;
-        pthread_mutex_unlock(&server->streams_lock);
-        if (!open) break;
-        usleep(5000);
-    }
-    stop_daemons(server);
-    chttpd_watch_stop(server);
-    pthread_mutex_destroy(&server->streams_lock);
-    free(server);
 }
 
 int chttpd_add_header(chttpd_exchange *exchange, const char *name, const char *value) {
@@ -251,6 +220,7 @@ static void add_headers(chttpd_exchange *exchange, struct MHD_Response *response
     for (int i = 0; i < exchange->header_count; i++) {
         MHD_add_response_header(response, exchange->names[i], exchange->values[i]);
     }
+    chttpd_close_when_stopping(exchange->server, response);
 }
 
 chttpd_stream *chttpd_respond_stream(chttpd_exchange *exchange, unsigned status) {

@@ -18,15 +18,22 @@ struct chttpd_pending {
 
 chttpd_pending *chttpd_defer(chttpd_exchange *exchange) {
     request_state *state = chttpd_exchange_state(exchange);
+    chttpd_server *server = chttpd_exchange_server(exchange);
     if (!state || state->pending) return NULL;
     chttpd_pending *pending = (chttpd_pending *)calloc(1, sizeof(chttpd_pending));
     if (!pending) return NULL;
-    pending->server = chttpd_exchange_server(exchange);
+    /* A closed server defers nothing more (its daemons may be stopping: see chttpd_stop). */
+    pthread_mutex_lock(&server->streams_lock);
+    int closed = server->closed;
+    if (!closed) server->deferred++;
+    pthread_mutex_unlock(&server->streams_lock);
+    if (closed) {
+        free(pending);
+        return NULL;
+    }
+    pending->server = server;
     pending->connection = chttpd_exchange_connection(exchange);
     state->pending = pending;
-    pthread_mutex_lock(&pending->server->streams_lock);
-    pending->server->deferred++;
-    pthread_mutex_unlock(&pending->server->streams_lock);
     MHD_suspend_connection(pending->connection);
     chttpd_exchange_mark_answered(exchange);
     return pending;
@@ -55,6 +62,7 @@ enum MHD_Result chttpd_finish_deferred(struct MHD_Connection *connection, reques
     struct MHD_Response *response = MHD_create_response_from_buffer(pending->length, pending->body, MHD_RESPMEM_MUST_COPY);
     if (!response) return MHD_NO;
     for (int i = 0; i < pending->header_count; i++) MHD_add_response_header(response, pending->names[i], pending->values[i]);
+    chttpd_close_when_stopping(pending->server, response);
     enum MHD_Result queued = MHD_queue_response(connection, pending->status, response);
     MHD_destroy_response(response);
     chttpd_free_pending(state);

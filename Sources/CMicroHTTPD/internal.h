@@ -3,6 +3,7 @@
 #include "chttpd.h"
 #include <microhttpd.h>
 #include <pthread.h>
+#include <sys/socket.h>
 
 /* What the server and its streams share: the open streams, so that stopping can end them (MHD refuses to
    stop with suspended connections). */
@@ -16,10 +17,19 @@ struct chttpd_server {
     chttpd_handler handler;
     void *context;
     size_t body_limit;
+    /* The one listening socket and the thread that hands its connections to the daemons (listen.c). */
+    int listen_fd;
+    pthread_t acceptor;
+    int accepting, accept_stopping;
+    unsigned next_daemon;
     pthread_mutex_t streams_lock;
     chttpd_stream *streams;
-    /* Deferred answers not yet sent (guarded by streams_lock). */
+    /* Guarded by streams_lock: deferred answers not yet sent; requests between their headers and the end of
+       their answer; stopping (new streams start ended, answers close their connection); closed (no request
+       starts and no answer is deferred any more, so no connection can be suspended when the daemons stop). */
     int deferred;
+    int in_flight;
+    int stopping, closed;
     /* Request deadlines (deadline.c): the open connections, guarded by watch_lock, and their watchdog. */
     int64_t request_timeout_ms;
     pthread_mutex_t watch_lock;
@@ -34,6 +44,8 @@ typedef struct {
     uint8_t *body;
     size_t length;
     int too_large;
+    int query_refused; /* the query was cut before MHD parsed it (query.c) */
+    int started;       /* the handler has seen the headers: the request counts as in flight */
     chttpd_pending *pending;
 } request_state;
 
@@ -65,6 +77,26 @@ struct MHD_Response *chttpd_stream_response(chttpd_server *server, struct MHD_Co
 
 /* Ends every stream of a server (before MHD_stop_daemon). */
 void chttpd_end_streams(chttpd_server *server);
+
+/* Fills `address` with host (an IPv4 or IPv6 address) and port; returns 0, or -1 when host is neither. */
+int chttpd_address(const char *host, uint16_t port, struct sockaddr_storage *address, socklen_t *length);
+
+/* Stops the daemons and the watchdog and frees the server (stop.c); no connection may be suspended. */
+void chttpd_free_server(chttpd_server *server);
+
+/* Opens the listening socket (bound exclusively unless `reuse_port`) and starts the thread that hands its
+   connections to the daemons; returns 0, or -1 with a message in error. */
+int chttpd_listen(chttpd_server *server, const struct sockaddr *address, socklen_t length, int reuse_port, char *error, size_t error_size);
+
+/* Stops accepting: the socket is shut down (later connections are refused) and the thread joined. */
+void chttpd_stop_listening(chttpd_server *server);
+
+/* MHD's URI callback: makes the request's state and cuts a query that has too many parameters or is too long,
+   before MHD parses it into the connection's memory. */
+void *chttpd_check_query(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/* Adds `Connection: close` to an answer once the server is stopping (kept-alive connections end with it). */
+void chttpd_close_when_stopping(chttpd_server *server, struct MHD_Response *response);
 
 /* Starts and stops a server's watchdog; start returns 0, or -1 when no thread could be made. */
 int chttpd_watch_start(chttpd_server *server);

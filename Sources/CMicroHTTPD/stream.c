@@ -86,6 +86,8 @@ struct MHD_Response *chttpd_stream_response(chttpd_server *server, struct MHD_Co
         return NULL;
     }
     pthread_mutex_lock(&server->streams_lock);
+    /* A stream opened while the server stops starts ended: its client gets an empty stream, and reconnects. */
+    stream->ended = server->stopping;
     stream->next = server->streams;
     if (server->streams) server->streams->previous = stream;
     server->streams = stream;

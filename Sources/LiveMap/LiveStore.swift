@@ -125,6 +125,9 @@ public protocol LiveStore: AnyObject, Sendable {
     func viewers(of person: PersonID) throws -> [Candidate]
     /// The facts about one person for one viewer; nil when the person does not exist.
     func candidate(viewer: PersonID, person: PersonID) throws -> Candidate?
+
+    /// Whether the store can serve now (a cheap check: a server's readiness probe asks it).
+    func health() -> StoreHealth
 }
 
 extension LiveStore {

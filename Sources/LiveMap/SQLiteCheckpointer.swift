@@ -10,7 +10,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private var stopped = false
 
     init(path: String) throws {
-        database = try SQLiteDatabase(path: path)
+        database = try SQLiteDatabase(path: path, create: false)
         let thread = Thread { self.loop() }
         thread.name = "snapmap-sqlite-checkpoint"
         thread.start()

@@ -15,6 +15,7 @@ public final class SQLiteLiveStore: LiveStore {
     static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2, SQLiteSchema.version3]
 
     public let path: String
+    let fileHealth: SQLiteFileHealth
     let writer: SQLiteWriter
     let readers: SQLiteReaderPool
     /// Names this instance's rows in the change log, so its own feed skips them.
@@ -30,7 +31,8 @@ public final class SQLiteLiveStore: LiveStore {
         let database = try SQLiteDatabase(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL"); PRAGMA secure_delete = ON; PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA mmap_size = \(Self.mapBytes); PRAGMA wal_autocheckpoint = 0")
         try Self.migrate(database)
-        writer = SQLiteWriter(database: database)
+        fileHealth = SQLiteFileHealth(path: path)
+        writer = SQLiteWriter(database: database, health: fileHealth)
         readers = SQLiteReaderPool(path: path)
         checkpointer = try SQLiteCheckpointer(path: path)
     }
@@ -64,7 +66,11 @@ public final class SQLiteLiveStore: LiveStore {
     }
 
     func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try readers.read(body)
+        do {
+            return try readers.read(body)
+        } catch {
+            throw fileHealth.failed(error)
+        }
     }
 
     public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {

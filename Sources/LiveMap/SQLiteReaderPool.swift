@@ -1,7 +1,8 @@
 import Foundation
 import SQLiteKit
 
-/// Reading connections of a SQLite store in WAL mode, handed out one per caller at a time.
+/// Reading connections of a SQLite store in WAL mode, handed out one per caller at a time. They never create the
+/// file: once it is deleted, a new connection fails instead of making an empty one at the path.
 final class SQLiteReaderPool: @unchecked Sendable {
     private let path: String
     private let lock = NSLock()
@@ -19,7 +20,7 @@ final class SQLiteReaderPool: @unchecked Sendable {
         if let reused {
             database = reused
         } else {
-            database = try SQLiteDatabase(path: path)
+            database = try SQLiteDatabase(path: path, create: false)
             try database.execute("PRAGMA query_only = 1; PRAGMA cache_size = -\(SQLiteLiveStore.readerCacheKiB); PRAGMA mmap_size = \(SQLiteLiveStore.mapBytes)")
         }
         defer {

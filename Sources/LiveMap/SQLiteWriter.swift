@@ -3,7 +3,9 @@ import SQLiteKit
 
 /// The one writing connection of a SQLite store, on its own thread, with group commit: writes that arrive
 /// together run in one transaction (each in its own savepoint, so one failing write rolls back only itself),
-/// and each caller returns only after the transaction that holds its write has committed.
+/// and each caller returns only after the transaction that holds its write has committed. Once the file has
+/// gone from its path (SQLite's check after each commit) or is known damaged, batches are refused, and the batch
+/// during which it went is not acknowledged.
 final class SQLiteWriter: @unchecked Sendable {
     /// The most writes one transaction takes.
     static let maxBatch = 512
@@ -26,12 +28,14 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     private let database: SQLiteDatabase
+    private let health: SQLiteFileHealth
     private let condition = NSCondition()
     private var pending: [Job] = []
     private var stopped = false
 
-    init(database: SQLiteDatabase) {
+    init(database: SQLiteDatabase, health: SQLiteFileHealth) {
         self.database = database
+        self.health = health
         let thread = Thread { self.loop() }
         thread.name = "snapmap-sqlite-writer"
         thread.start()
@@ -88,6 +92,8 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     private func commit(_ batch: [Job]) {
+        defer { for job in batch { job.finish() } }
+        if let gone = health.lastingFault { return refuse(batch, gone) }
         do {
             try database.execute("BEGIN IMMEDIATE")
             for job in batch {
@@ -96,7 +102,7 @@ final class SQLiteWriter: @unchecked Sendable {
                     job.result = .success(try job.work(database))
                     try database.execute("RELEASE write")
                 } catch {
-                    job.result = .failure(error)
+                    job.result = .failure(health.failed(error))
                     try database.execute("ROLLBACK TO write")
                     try database.execute("RELEASE write")
                 }
@@ -104,8 +110,16 @@ final class SQLiteWriter: @unchecked Sendable {
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")
-            for job in batch { job.result = .failure(LiveMapError.unavailable(message: "\(error)")) }
+            let sorted = health.failed(error)
+            for job in batch { job.result = .failure(sorted as? LiveMapError ?? LiveMapError.unavailable(message: "\(error)")) }
+            return
         }
-        for job in batch { job.finish() }
+        // A file that went while the batch was written took the batch with it: none of it is acknowledged.
+        if database.fileHasMoved { return refuse(batch, health.fileMoved()) }
+        health.committed()
+    }
+
+    private func refuse(_ batch: [Job], _ reason: String) {
+        for job in batch { job.result = .failure(LiveMapError.unavailable(message: reason)) }
     }
 }

@@ -125,14 +125,18 @@ public final class HTTPServer: @unchecked Sendable {
     public static let defaultPerClientLimit = 256
     /// The largest request body read; longer ones are answered 413.
     public static let bodyLimit = 16 * 1024
+    /// How long `stop` lets the requests in flight finish before it closes their connections.
+    public static let stopGrace = Duration.seconds(10)
 
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)?
     private var server: OpaquePointer?
 
-    /// `answered` is told each request's final status and how long it took (for the access log).
+    /// `answered` is told each request's final status and how long it took (for the access log). The port is the
+    /// server's alone (a second server on it fails to start) unless `reusePort` lets servers share it.
     public init(host: String, port: UInt16, threads: Int, perClientLimit: Int = HTTPServer.defaultPerClientLimit,
-                requestTimeout: Int = HTTPServer.defaultRequestTimeout, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+                requestTimeout: Int = HTTPServer.defaultRequestTimeout, reusePort: Bool = false,
+                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
                 answered: (@Sendable (HTTPRequest, Int, Duration) -> Void)? = nil) throws {
         self.handler = handler
         self.answered = answered
@@ -141,7 +145,7 @@ public final class HTTPServer: @unchecked Sendable {
         var limits = chttpd_limits(threads: UInt32(max(1, threads)), idle_timeout_seconds: Self.connectionTimeout,
                                    request_timeout_seconds: UInt32(min(max(requestTimeout, Self.requestTimeoutRange.lowerBound), Self.requestTimeoutRange.upperBound)),
                                    connection_memory: Self.connectionMemory, connection_limit: Self.connectionLimit,
-                                   per_client_limit: UInt32(max(1, perClientLimit)), body_limit: Self.bodyLimit)
+                                   per_client_limit: UInt32(max(1, perClientLimit)), body_limit: Self.bodyLimit, reuse_port: reusePort ? 1 : 0)
         server = chttpd_start(host, port, &limits, { context, exchange, request in
                                   guard let context, let exchange, let request else { return }
                                   Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().answer(exchange, request.pointee)
@@ -150,15 +154,27 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     deinit {
-        chttpd_stop(server)
+        chttpd_stop(server, Self.milliseconds(Self.stopGrace))
+    }
+
+    /// Whether the server can listen on `host`: an IPv4 or IPv6 address.
+    public static func isListenAddress(_ host: String) -> Bool {
+        chttpd_valid_host(host) != 0
     }
 
     /// The port listened on (useful with port 0).
     public var port: UInt16 { chttpd_port(server) }
 
-    public func stop() {
-        chttpd_stop(server)
-        server = nil
+    /// Stops accepting, ends the event streams and lets the requests in flight finish within `grace`, then
+    /// closes every connection. Returns how many requests were cut at the bound (0 when all finished).
+    @discardableResult
+    public func stop(grace: Duration = HTTPServer.stopGrace) -> Int {
+        defer { server = nil }
+        return Int(chttpd_stop(server, Self.milliseconds(grace)))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> UInt32 {
+        UInt32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     private func answer(_ exchange: OpaquePointer, _ raw: chttpd_request) {

@@ -5,7 +5,7 @@ import MapEngine
 import PinLayout
 import Raster
 
-/// The map as URLs. Public: base and glow tiles, TileJSON, route frames, the web viewer, `/healthz`. Private,
+/// The map as URLs. Public: base and glow tiles, TileJSON, route frames, the web viewer, `/healthz/…`. Private,
 /// behind a bearer token: the signed-in person's location, sharing, friends, blocks, and their map (frames,
 /// layouts, taps, zooms, events), made only of what the visibility rule lets them see. Time is the server's
 /// clock. Bad input is 4xx JSON naming the field; nothing here can crash the server.
@@ -34,6 +34,7 @@ public final class MapAPI: Sendable {
     let snapLimiter = RateLimiter(rate: 4, burst: 20)
     /// Identifies the data and code behind every answer, for ETags.
     let version: String
+    let stopping = StopFlag()
     let clock: @Sendable () -> Date
 
     /// Serves `engine` over `live`, feeding the engine's glow from the store's Snaps at `clock`.
@@ -65,7 +66,7 @@ public final class MapAPI: Sendable {
     /// Answers one request; errors become JSON with a 4xx or 5xx status.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard !request.queryRefused else {
-            return Self.json(400, ["error": "the query has a control character (%1E or %1F) or too many parameters"])
+            return Self.json(400, ["error": "the query has a control character (%1E or %1F), more than 64 parameters or more than 8 KiB"])
         }
         guard request.query.count <= Self.maxQueryParameters else {
             return Self.json(400, ["error": "too many query parameters: at most \(Self.maxQueryParameters)"])
@@ -101,9 +102,8 @@ public final class MapAPI: Sendable {
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = RequestParameters(request.query)
+        if let health = try health(request.path) { return health }
         switch request.path {
-        case "/healthz":
-            return try Self.encoded(["status": "ok"], status: 200, headers: [("Cache-Control", "no-store")])
         case "/tiles.json":
             return try Self.encoded(TileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
         case "/vector.json":

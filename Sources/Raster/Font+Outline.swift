@@ -13,6 +13,7 @@ extension Font {
                slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
                 path = OutlineCollector.path(of: &slot.pointee.outline)
             }
+            if outlineCache.count >= Font.outlineCacheCapacity { outlineCache.removeAll(keepingCapacity: true) }
             outlineCache[key] = path
             return path
         }

@@ -17,8 +17,13 @@ public final class Font: @unchecked Sendable {
     private var shaper: OpaquePointer?
     private var currentSize64 = 0
     private var glyphCache: [GlyphKey: GlyphBitmap] = [:]
+    private var glyphBytes = 0
     /// Glyph outlines by glyph and size; guarded by `lock` through `withFace`.
     var outlineCache: [GlyphKey: Path] = [:]
+    /// The caches are keyed by size, and a request chooses the size (points × any scale it asks for): past these
+    /// bounds a cache starts again instead of growing with every new size (bytes of bitmaps, and outlines).
+    static let glyphCacheBytes = 16 << 20
+    static let outlineCacheCapacity = 4096
     /// Shaped text by text and size (labels are shaped again for every tile, band and frame); guarded by `lock`.
     private var shapeCache: [ShapeKey: Shaped] = [:]
     /// Shapings kept; past this the cache starts again.
@@ -152,8 +157,20 @@ public final class Font: @unchecked Sendable {
             }
             rendered = GlyphBitmap(width: width, height: rows, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top), coverage: coverage)
         }
+        if glyphBytes + rendered.bytes > Self.glyphCacheBytes {
+            glyphCache.removeAll(keepingCapacity: true)
+            glyphBytes = 0
+        }
         glyphCache[key] = rendered
+        glyphBytes += rendered.bytes
         return rendered
+    }
+
+    /// What the size-keyed caches hold now: bitmaps, their bytes, outlines.
+    var cacheUse: (bitmaps: Int, bytes: Int, outlines: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (glyphCache.count, glyphBytes, outlineCache.count)
     }
 }
 
@@ -172,4 +189,7 @@ struct GlyphBitmap: Sendable {
     let coverage: [UInt8]
 
     static let empty = GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [])
+
+    /// What keeping it costs: the coverage and about 100 bytes of entry, struct and array header.
+    var bytes: Int { coverage.count + 100 }
 }

@@ -6,19 +6,43 @@ import Foundation
 /// SQLite's message.
 public final class SQLiteDatabase {
     public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+        public var description: String
         /// SQLite's primary result code (SQLITE_CONSTRAINT, SQLITE_BUSY, …).
         public let code: Int32
+        /// The system's errno behind an I/O failure (ENOSPC, EIO, …), else 0.
+        public var systemError: Int32 = 0
+
+        /// What a failure says about the file or the disk under it.
+        public enum Fault: Sendable {
+            /// SQLITE_FULL, or an I/O error the system gave as ENOSPC or EDQUOT.
+            case diskFull
+            /// The file is damaged (SQLITE_CORRUPT) or not a database (SQLITE_NOTADB).
+            case damaged
+            case ioError, cannotOpen, readOnly, busy
+        }
+
+        /// The fault, when the failure is one of the file or the disk (not of a statement or its values).
+        public var fault: Fault? {
+            if code == SQLITE_FULL || systemError == ENOSPC || systemError == EDQUOT { return .diskFull }
+            switch code {
+            case SQLITE_CORRUPT, SQLITE_NOTADB: return .damaged
+            case SQLITE_IOERR: return .ioError
+            case SQLITE_CANTOPEN: return .cannotOpen
+            case SQLITE_READONLY: return .readOnly
+            case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+            default: return nil
+            }
+        }
     }
 
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     public let path: String
 
-    /// Opens (creating when missing unless `readOnly`) the database file.
-    public init(path: String, readOnly: Bool = false) throws(Failure) {
+    /// Opens the database file, creating it when missing unless `readOnly` or not `create`.
+    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(Failure) {
         self.path = path
-        let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         guard sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
@@ -32,6 +56,13 @@ public final class SQLiteDatabase {
         sqlite3_close(handle)
     }
 
+    /// Whether the file this connection opened was deleted or replaced at its path since (SQLite's own check, one
+    /// stat; the connection still reads and writes the file it opened).
+    public var fileHasMoved: Bool {
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
+    }
+
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(Failure) {
         var message: UnsafeMutablePointer<CChar>?
@@ -39,7 +70,7 @@ public final class SQLiteDatabase {
         guard status == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(message)
-            throw Failure(description: "\(path): \(text) in \(sql.prefix(80))", code: status & 0xFF)
+            throw Self.failure(path: path, message: "\(text) in \(sql.prefix(80))", code: status & 0xFF, systemError: sqlite3_system_errno(handle))
         }
     }
 
@@ -138,7 +169,15 @@ public final class SQLiteDatabase {
     }
 
     private func failure(_ context: String) -> Failure {
-        Failure(description: "\(path): \(String(cString: sqlite3_errmsg(handle))) (\(context.prefix(80)))", code: sqlite3_errcode(handle) & 0xFF)
+        Self.failure(path: path, message: "\(String(cString: sqlite3_errmsg(handle))) (\(context.prefix(80)))", code: sqlite3_errcode(handle) & 0xFF,
+                     systemError: sqlite3_system_errno(handle))
+    }
+
+    /// A failure whose message says "disk full" when it is (SQLite reports ENOSPC in the -shm as "disk I/O error").
+    private static func failure(path: String, message: String, code: Int32, systemError: Int32) -> Failure {
+        var failure = Failure(description: "", code: code, systemError: code == SQLITE_IOERR || code == SQLITE_FULL ? systemError : 0)
+        failure.description = "\(path): " + (failure.fault == .diskFull ? "disk full (\(message))" : message)
+        return failure
     }
 }
 

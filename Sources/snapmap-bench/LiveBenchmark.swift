@@ -34,7 +34,7 @@ enum LiveBenchmark {
         let tokenFile = scratch.appendingPathComponent("tokens.txt")
         try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
         let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
-        let floor = try ServeBenchmark.load(server.base + "/healthz", connections: 16)
+        let floor = try ServeBenchmark.load(server.base + "/healthz/live", connections: 16)
         let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua",
                                               scriptArguments: [tokenFile.path, "layouts"])
         let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/signed_in.lua",

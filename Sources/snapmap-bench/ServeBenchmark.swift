@@ -41,7 +41,7 @@ enum ServeBenchmark {
         let base = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
         let signedIn = "Authorization: Bearer " + String(line[tokenStart.upperBound...].prefix { !$0.isWhitespace })
         _ = try BenchmarkProcess.run("curl", ["-s", "-o", "/dev/null", base + hotTile])
-        let floor = try load(base + "/healthz", connections: 16)
+        let floor = try load(base + "/healthz/live", connections: 16)
         let hot = try load(base + hotTile, connections: 16)
         let cold = try load(base + "/", connections: 4, script: "bench/cold_tiles.lua")
         _ = try BenchmarkProcess.run("curl", ["-s", "-o", "/dev/null", "-H", "Accept-Encoding: gzip", base + hotVectorTile])
@@ -53,7 +53,7 @@ enum ServeBenchmark {
             String(format: "%@: %.0f requests/s, p99 %.1f ms, %d errors", name, result.requestsPerSecond, result.p99Milliseconds, result.errors)
         }
         return [
-            report("serve /healthz (the floor)", floor),
+            report("serve /healthz/live (the floor)", floor),
             report("serve hot tiles", hot) + String(format: " (%.2f× the 5,000/s goal, %.2f× the /healthz floor)", hot.requestsPerSecond / 5000, hot.requestsPerSecond / floor.requestsPerSecond),
             report("serve cold tiles (each rendered)", cold),
             report("serve hot vector tiles (gzipped)", hotVector) + String(format: " (%.2f× the /healthz floor)", hotVector.requestsPerSecond / floor.requestsPerSecond),

@@ -19,17 +19,29 @@ enum LiveOptions {
 
     /// Opens the store (`--store redis://…`, else the SQLite file), seeding it from the fixture when it is new.
     /// Changes made by other processes arrive through Redis Cluster's sharded pub/sub, or the SQLite file's change
-    /// log; `clock` is the server's, which what expires there is timed by.
-    static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene, clock: @escaping @Sendable () -> Date) throws -> LiveMapService {
-        let (store, bus) = try openStore(options, dataDirectory: dataDirectory, clock: clock)
-        try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile))
+    /// log; `clock` is the server's, which what expires there is timed by. A server (`serving`) checks the SQLite
+    /// file first and refuses a damaged one; it seeds only with `--demo` (`serving == .demo`), and without it opens
+    /// only a file that exists, so a store that vanished is never quietly replaced by a new one.
+    static func service(_ options: ParsedOptions, dataDirectory: URL, scene: Scene, clock: @escaping @Sendable () -> Date,
+                        serving: Serving? = nil) throws -> LiveMapService {
+        let (store, bus) = try openStore(options, dataDirectory: dataDirectory, clock: clock, serving: serving)
+        if serving != .production,
+           try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile)), serving == .demo {
+            FileHandle.standardError.write(Data("seeded a new demo store\n".utf8))
+        }
         let service = LiveMapService(store: store)
         if let bus { service.attach(bus) }
         return service
     }
 
+    /// How `serve` opens its store: with `--demo` or without.
+    enum Serving {
+        case demo, production
+    }
+
     /// The store `--store` or `--db` names (and, on Redis Cluster, the bus between replicas), keyed to `clock`.
-    static func openStore(_ options: ParsedOptions, dataDirectory: URL, clock: @escaping @Sendable () -> Date) throws -> (any LiveStore, (any LiveBus)?) {
+    static func openStore(_ options: ParsedOptions, dataDirectory: URL, clock: @escaping @Sendable () -> Date,
+                          serving: Serving? = nil) throws -> (any LiveStore, (any LiveBus)?) {
         if let url = options.value("store") {
             guard options.value("db") == nil else { throw UsageError(description: "--store and --db name two stores: give one") }
             let cluster = try RedisCluster(seeds: RedisCluster.seeds(from: url))
@@ -37,6 +49,7 @@ enum LiveOptions {
         }
         let path = databasePath(options, dataDirectory: dataDirectory)
         guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
+        if let serving { try SQLiteLiveStore.checkFile(path: path, mustExist: serving == .production) }
         let store = try SQLiteLiveStore(path: path)
         return (store, store.makeChangeFeed())
     }

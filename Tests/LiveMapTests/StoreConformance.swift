@@ -19,6 +19,7 @@ enum StoreConformance {
 
     static func run(_ store: any LiveStore) throws {
         let (ann, bob, cat) = (try PersonID("ann"), try PersonID("bob"), try PersonID("cat"))
+        #expect(store.health() == .ready, "a working store reports ready")
         #expect(try store.addPerson(person("ann", "Ann Lee"), settings: .newPerson))
         #expect(try !store.addPerson(person("ann", "Someone Else"), settings: .newPerson), "an id is added once")
         #expect(try store.person(ann)?.name == "Ann Lee")

@@ -84,6 +84,23 @@ struct CLITests {
         #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.contains("/nonexistent/snapmap-data"))
     }
 
+    /// The README's exit codes: 2 for a bad option value (it was 1 for --host).
+    @Test func aHostThatIsNoAddressIsAUsageError() throws {
+        for host in ["not-an-ip", "localhost", "127.0.0.1:80", "::g"] {
+            let serve = try run("serve", "--host", host, "--port", "0")
+            #expect(serve.status == 2 && serve.stdout.isEmpty && serve.stderr.contains("--host must be an IPv4 or IPv6 address"), "\(host): \(serve.stderr)")
+        }
+    }
+
+    /// The README's exit codes: 1 for a missing input file (it was 2 for mbtiles-merge's parts).
+    @Test func aMissingMergeInputIsARuntimeError() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-merge-\(UUID().uuidString).mbtiles").path
+        let merge = try run("mbtiles-merge", "--out", out, "/nonexistent/part-0.mbtiles")
+        #expect(merge.status == 1 && merge.stdout.isEmpty && merge.stderr.contains("cannot read /nonexistent/part-0.mbtiles"), "\(merge.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing is made when an input is missing")
+        #expect(try run("mbtiles-merge", "/tmp/part.mbtiles").status == 2, "a missing --out is still usage")
+    }
+
     @Test func helpForTheToolAndEveryCommand() throws {
         let tool = try run("--help")
         #expect(tool.status == 0)

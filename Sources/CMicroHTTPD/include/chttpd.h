@@ -28,11 +28,12 @@ typedef struct {
     size_t body_length;
     int body_too_large;
     /* The query was not passed on: an argument held a record separator, or there were more than
-       CHTTPD_MAX_ARGUMENTS. */
+       CHTTPD_MAX_ARGUMENTS, or it was longer than CHTTPD_MAX_QUERY_BYTES. */
     int query_refused;
 } chttpd_request;
 
 #define CHTTPD_MAX_ARGUMENTS 64
+#define CHTTPD_MAX_QUERY_BYTES 8192
 
 /* Called once per request on a pool thread; it answers with chttpd_respond or chttpd_respond_stream (and
    headers added before either with chttpd_add_header). */
@@ -42,7 +43,7 @@ typedef void (*chttpd_handler)(void *context, chttpd_exchange *exchange, const c
    those that take longer than `request_timeout_seconds` to send a request's line and headers, or its body after
    them; each connection's memory (and so the request line and headers) is `connection_memory` bytes; at most
    `connection_limit` connections at once (`per_client_limit` from one client address); bodies of at most
-   `body_limit` bytes. */
+   `body_limit` bytes. The port is the server's alone unless `reuse_port` (SO_REUSEPORT: servers share it). */
 typedef struct {
     unsigned threads;
     unsigned idle_timeout_seconds;
@@ -51,7 +52,11 @@ typedef struct {
     unsigned connection_limit;
     unsigned per_client_limit;
     size_t body_limit;
+    int reuse_port;
 } chttpd_limits;
+
+/* Whether `host` is an IPv4 or IPv6 address the server can listen on. */
+int chttpd_valid_host(const char *host);
 
 /* Starts listening on host:port (port 0 picks a free one) within `limits`. Returns NULL with a message in error. */
 chttpd_server *chttpd_start(const char *host, uint16_t port, const chttpd_limits *limits, chttpd_handler handler, void *context,
@@ -60,8 +65,12 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, const chttpd_limits
 /* The port the server listens on. */
 uint16_t chttpd_port(chttpd_server *server);
 
-/* Ends every open stream, then stops the server and frees it. */
-void chttpd_stop(chttpd_server *server);
+/* Stops the server within `grace_ms`: stops accepting (later connections are refused), ends every open stream,
+   lets the requests in flight finish (answers close their connections meanwhile), then closes every connection
+   and frees the server. Returns how many requests were still unfinished at the bound (they are cut); when an
+   answer was still deferred then, the daemons are left running and the server is not freed (MHD cannot stop
+   with a suspended connection). */
+int chttpd_stop(chttpd_server *server, unsigned grace_ms);
 
 /* Adds a response header; call before responding. Returns 0, or -1 when the header is invalid. */
 int chttpd_add_header(chttpd_exchange *exchange, const char *name, const char *value);
@@ -74,7 +83,8 @@ int chttpd_respond(chttpd_exchange *exchange, unsigned status, const uint8_t *bo
 chttpd_stream *chttpd_respond_stream(chttpd_exchange *exchange, unsigned status);
 
 /* Defers the answer: the connection waits (no thread does) until chttpd_complete, which any thread calls exactly
-   once. Headers added with chttpd_add_header before this call are dropped: add them with chttpd_pending_header. */
+   once. Headers added with chttpd_add_header before this call are dropped: add them with chttpd_pending_header.
+   Returns NULL when it cannot (the server has closed: the connection is then closed unanswered). */
 chttpd_pending *chttpd_defer(chttpd_exchange *exchange);
 
 /* Adds a header to a deferred answer; call before chttpd_complete. Returns 0, or -1 when invalid. */

@@ -62,8 +62,9 @@ let mbtilesMergeCommand = Command(
 ) { options in
     let out = try options.requiredPath("out")
     let parts = try options.positionals()
+    // A missing part is a missing data file (exit 1), not a wrong command line.
     for part in parts where !FileManager.default.isReadableFile(atPath: part) {
-        throw UsageError(description: "cannot read \(part)")
+        throw DataNotFound(message: "cannot read \(part): no such file, or not readable")
     }
     let merged = try MBTilesFile(path: out, metadata: nil)
     try merged.merge(parts)

@@ -1,0 +1,63 @@
+import CSQLite
+import Foundation
+import GeoCore
+@testable import SQLiteKit
+import Testing
+@testable import LiveMap
+
+/// The SQLite store's own view of its file: gone, replaced, damaged, on a full disk.
+@Suite("The SQLite store's health")
+struct SQLiteHealthTests {
+    private func store() throws -> (SQLiteLiveStore, String) {
+        let path = SQLiteStoreTests.temporaryPath()
+        let store = try SQLiteLiveStore(path: path, synchronous: false)
+        #expect(try store.addPerson(StoreConformance.person("ann"), settings: .newPerson))
+        return (store, path)
+    }
+
+    @Test func aDeletedFileTakesNoMoreWritesAndIsNotMadeAgain() throws {
+        let (store, path) = try store()
+        #expect(store.health() == .ready)
+        try FileManager.default.removeItem(atPath: path)
+        // The write lands in the unlinked file; SQLite's check after the commit refuses to acknowledge it.
+        let reason = "the database file was deleted while the store was open"
+        #expect(throws: LiveMapError.unavailable(message: reason)) {
+            try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann"))
+        }
+        #expect(store.health() == .unavailable(reason: reason))
+        #expect(throws: LiveMapError.unavailable(message: reason)) { try store.addSnaps([]) }
+        #expect(!FileManager.default.fileExists(atPath: path), "no connection made a new, empty file at the path")
+    }
+
+    @Test func aTruncatedFileIsNoticed() throws {
+        let (store, path) = try store()
+        _ = try store.addSnaps((0..<2000).map { try PublicSnap(person: PersonID("ann"), coordinate: Coordinate(lat: 40.7, lon: -73.9),
+                                                                takenAt: StoreConformance.t0.addingTimeInterval(Double($0))) })
+        try SQLiteDatabase(path: path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(store.health() == .ready)
+        #expect(truncate(path, 4096) == 0)
+        #expect(store.health() != .ready)
+    }
+
+    @Test func aFullDiskReadsAsDiskFull() {
+        let ioError = SQLiteDatabase.Failure(description: "x", code: SQLITE_IOERR, systemError: ENOSPC)
+        #expect(ioError.fault == .diskFull, "ENOSPC under SQLite's \"disk I/O error\"")
+        #expect(SQLiteDatabase.Failure(description: "x", code: SQLITE_FULL).fault == .diskFull)
+        #expect(SQLiteDatabase.Failure(description: "x", code: SQLITE_IOERR, systemError: EIO).fault == .ioError)
+        #expect(SQLiteDatabase.Failure(description: "x", code: SQLITE_CONSTRAINT).fault == nil, "a statement's failure is no fault of the file")
+        let health = SQLiteFileHealth(path: "/nonexistent")
+        #expect(health.failed(ioError) as? LiveMapError == .unavailable(message: "disk full"))
+        #expect(health.fault == "disk full", "reported while recent")
+        health.committed()
+        #expect(health.fault == nil, "a commit clears it")
+    }
+
+    @Test func aServerRefusesAMissingFileAndAnEmptyOne() throws {
+        let path = SQLiteStoreTests.temporaryPath()
+        #expect(throws: LiveMapError.self) { try SQLiteLiveStore.checkFile(path: path, mustExist: true) }
+        try SQLiteLiveStore.checkFile(path: path, mustExist: false)
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        #expect(throws: LiveMapError.self) { try SQLiteLiveStore.checkFile(path: path, mustExist: false) }
+    }
+}

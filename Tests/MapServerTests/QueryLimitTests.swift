@@ -1,0 +1,42 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// Requests made to hurt: however many query parameters (500 once held their connection for the 10 s request
+/// timeout with no answer, MHD's per-connection memory spent), the answer is a prompt 400 and the server serves on.
+@Suite("Hostile requests: query limits")
+struct QueryLimitTests {
+    static let promptly = 2.0
+
+    /// Sends one raw request and reads the status line; the status and the seconds it took (nil: no answer).
+    private func ask(_ server: ServerFixture, _ target: String) throws -> (Int?, Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "15", server.base.absoluteString + target]
+        let output = Pipe()
+        process.standardOutput = output
+        let started = Date()
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (Int(text).flatMap { $0 == 0 ? nil : $0 }, Date().timeIntervalSince(started))
+    }
+
+    /// Past the connection's 32 KiB a request line is MHD's own 414 (6,000 parameters), as prompt.
+    @Test(arguments: [(17, 400), (65, 400), (200, 400), (500, 400), (2000, 400), (6000, 414)])
+    func manyQueryParametersGetAPromptRefusal(count: Int, expected: Int) throws {
+        let server = try ServerFixture.shared.get()
+        let query = (0..<count).map { "p\($0)=1" }.joined(separator: "&")
+        let (status, seconds) = try ask(server, "/healthz?" + query)
+        #expect(status == expected && seconds < Self.promptly, "\(count) parameters: \(String(describing: status)) after \(seconds) s")
+        #expect(try ask(server, "/healthz/live").0 == 200)
+    }
+
+    @Test func aLongQueryGetsAPrompt400() throws {
+        let server = try ServerFixture.shared.get()
+        let (status, seconds) = try ask(server, "/healthz?center=" + String(repeating: "4", count: 9000))
+        #expect(status == 400 && seconds < Self.promptly)
+        let (fine, _) = try ask(server, "/healthz/live?note=" + String(repeating: "4", count: 4000))
+        #expect(fine == 200, "a query within 8 KiB and 16 parameters is taken")
+    }
+}
