@@ -32,8 +32,13 @@ public final class MapAPI: Sendable {
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
     let snapLimiter = RateLimiter(rate: 4, burst: 20)
-    /// Identifies the data and code behind every answer, for ETags.
+    /// Identifies the code and the data behind the glyphs, for their ETags.
     let version: String
+    /// The base map's data (its cache file), and the delivery routes' data and style, for the tags of answers drawn from them.
+    let baseMapData: String
+    let routeData: String
+    /// Stands for the code in every tag: a release that draws differently changes it.
+    static let code = "snapmap-4"
     let clock: @Sendable () -> Date
 
     /// Serves `engine` over `live`, feeding the engine's glow from the store's Snaps at `clock`.
@@ -48,8 +53,10 @@ public final class MapAPI: Sendable {
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine, live: live, clock: clock)
-        version = EntityTag.of(["snapmap-3"] + [engine.paths.styleFile, engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin")]
-            .map(Self.fingerprint))
+        baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
+        version = EntityTag.of([Self.code, Self.fingerprint(engine.paths.styleFile), baseMapData])
+        let routeFiles = [engine.paths.trackingStyleFile, engine.paths.dataDirectory.appendingPathComponent(RouteCatalog.file)]
+        routeData = EntityTag.of([Self.code, baseMapData] + routeFiles.map(Self.fingerprint))
     }
 
     /// The event streams, for the server to sweep.
