@@ -9,91 +9,103 @@ import Testing
 /// friend's move, appearing, hiding; people Sam may not see; Sam's own fix; the clock's seconds, minute, the glow's
 /// epoch with and without new Snaps, the hour), changed one at a time in process, every answer's tag changes exactly
 /// when its bytes do and a revalidation with the old tag is 304 exactly when they did not (`ETagWorld.holds`). Each
-/// case also names answers the input must change and answers it must leave alone, so no case passes by changing
-/// nothing. Request parameters and the style file are in `ETagParameterTests` and `ETagStyleTests`.
+/// step also names answers it must change and answers it must leave alone, so none passes by changing nothing; the
+/// steps of a test run in turn in one world. Request parameters and the style are in `ETagParameterTests` and
+/// `ETagStyleTests`.
 @Suite("ETags cover every input: the live world and the clock")
 struct ETagInputTests {
     static let inView = ["layout", "frame", "pinsOnly"]
     static let elsewhere = ["frameMcCarren", "glowMcCarren", "frameLeo", "glowDomino"]
 
-    static func expect(_ changed: Set<String>, change: [String], keep: [String], _ label: String) {
-        #expect(changed.isSuperset(of: change), "\(label) should change \(Set(change).subtracting(changed).sorted())")
-        #expect(changed.isDisjoint(with: keep), "\(label) should keep \(changed.intersection(keep).sorted())")
+    /// One change of the world, the answers it must change and those it must keep.
+    struct Step {
+        let name: String
+        let change: () throws -> Void
+        let changes: [String]
+        let keeps: [String]
     }
 
-    @Test(arguments: ["move", "appear", "hide", "unseen", "viewer", "viewerNudged"])
-    func friends(change: String) async throws {
+    /// Makes each step in turn, each checked against the world the step before left.
+    static func run(_ world: ETagWorld, _ steps: [Step]) async throws {
+        for step in steps {
+            let changed = try await world.changed(by: step.name, ETagProbes.all, step.change)
+            #expect(changed.isSuperset(of: step.changes), "\(step.name) should change \(Set(step.changes).subtracting(changed).sorted())")
+            #expect(changed.isDisjoint(with: step.keeps), "\(step.name) should keep \(changed.intersection(step.keeps).sorted())")
+        }
+    }
+
+    @Test func friends() async throws {
         let world = try ETagWorld()
-        let now = world.clock.now
-        let live = world.live
+        let (live, now) = (world.live, world.clock.now)
         let (sam, jordan) = (try PersonID("samriv"), try PersonID("jordan"))
-        let changed = try await world.changed(by: change, ETagProbes.all) {
-            switch change {
-            case "move":
-                try live.updateLocation(jordan, fix: LocationFix(lat: 40.7150, lon: -73.9690, accuracyMeters: 8, takenAt: now), now: now)
-            case "appear":
+        let publicNames = Array(ETagProbes.publicNames)
+        let everything = ETagProbes.all.map(\.name)
+        // Each fix a second after the last: an older one is ignored.
+        let taken = Counter()
+        func fix(_ lat: Double, _ lon: Double) throws -> LocationFix {
+            try LocationFix(lat: lat, lon: lon, accuracyMeters: 8, takenAt: now.addingTimeInterval(taken.next()))
+        }
+        try await Self.run(world, [
+            // Rae, a friend in Ghost Mode, and a stranger move in the middle of every private viewport's friends.
+            Step(name: "unseen", change: {
+                try live.updateLocation(PersonID("rae"), fix: fix(40.7170, -73.9590), now: now)
+                let stranger = try live.addPerson(id: "stranger", name: "Sol Stranger").id
+                try live.setSharing(stranger, ghost: "off", audience: nil, now: now)
+                try live.updateLocation(stranger, fix: fix(40.7205, -73.9513), now: now)
+            }, changes: [], keeps: everything),
+            // A metre: the card's distance ("880 m away") reads the same; the selected layout has it in metres.
+            Step(name: "Sam moves a metre", change: { try live.updateLocation(sam, fix: fix(40.71501, -73.9580), now: now) },
+                 changes: ["layoutSelected"], keeps: ["selectedFrame"] + Self.inView + Self.elsewhere + publicNames),
+            Step(name: "Sam moves", change: { try live.updateLocation(sam, fix: fix(40.7250, -73.9500), now: now) },
+                 changes: ["selectedFrame", "layoutSelected"], keeps: Self.inView + Self.elsewhere + publicNames),
+            Step(name: "Jordan moves", change: { try live.updateLocation(jordan, fix: fix(40.7150, -73.9690), now: now) },
+                 changes: Self.inView + ["selectedFrame", "layoutSelected", "zoom"], keeps: Self.elsewhere + publicNames),
+            Step(name: "a friend appears", change: {
                 let newcomer = try live.addPerson(id: "newcomer", name: "Nia Newcomer").id
                 try live.setSharing(newcomer, ghost: "off", audience: nil, now: now)
                 try live.requestFriend(newcomer, "samriv")
                 try live.requestFriend(sam, "newcomer")
-                try live.updateLocation(newcomer, fix: LocationFix(lat: 40.7120, lon: -73.9560, accuracyMeters: 8, takenAt: now), now: now)
-            case "hide":
-                try live.setSharing(jordan, ghost: "3h", audience: nil, now: now)
-            case "unseen":
-                // Rae, a friend in Ghost Mode, and a stranger move in the middle of every private viewport's friends.
-                try live.updateLocation(PersonID("rae"), fix: LocationFix(lat: 40.7170, lon: -73.9590, accuracyMeters: 8, takenAt: now), now: now)
-                let stranger = try live.addPerson(id: "stranger", name: "Sol Stranger").id
-                try live.setSharing(stranger, ghost: "off", audience: nil, now: now)
-                try live.updateLocation(stranger, fix: LocationFix(lat: 40.7205, lon: -73.9513, accuracyMeters: 8, takenAt: now), now: now)
-            case "viewer":
-                try live.updateLocation(sam, fix: LocationFix(lat: 40.7250, lon: -73.9500, accuracyMeters: 8, takenAt: now), now: now)
-            default:
-                // A metre: the card's distance ("880 m away") reads the same.
-                try live.updateLocation(sam, fix: LocationFix(lat: 40.71501, lon: -73.9580, accuracyMeters: 8, takenAt: now), now: now)
-            }
-        }
-        let publicNames = Array(ETagProbes.publicNames)
-        switch change {
-        case "move": Self.expect(changed, change: Self.inView + ["selectedFrame", "layoutSelected", "zoom"], keep: Self.elsewhere + publicNames, change)
-        case "appear": Self.expect(changed, change: Self.inView, keep: Self.elsewhere + publicNames, change)
-        case "hide": Self.expect(changed, change: Self.inView + ["selectedFrame", "zoom"], keep: Self.elsewhere + publicNames, change)
-        case "unseen": #expect(changed.isEmpty, "what Sam may not see changed \(changed.sorted())")
-        case "viewer": Self.expect(changed, change: ["selectedFrame", "layoutSelected"], keep: Self.inView + Self.elsewhere + publicNames, change)
-        default: Self.expect(changed, change: ["layoutSelected"], keep: ["selectedFrame"] + Self.inView + Self.elsewhere + publicNames, change)
-        }
+                try live.updateLocation(newcomer, fix: fix(40.7120, -73.9560), now: now)
+            }, changes: Self.inView, keeps: Self.elsewhere + publicNames),
+            Step(name: "Jordan hides", change: { try live.setSharing(jordan, ghost: "3h", audience: nil, now: now) },
+                 changes: Self.inView + ["selectedFrame", "zoom"], keeps: Self.elsewhere + publicNames),
+        ])
     }
 
-    @Test(arguments: ["second", "minute", "epoch", "snaps", "hour"])
-    func clock(change: String) async throws {
+    @Test func clock() async throws {
         let world = try ETagWorld()
         let epoch = Double(world.engine.heatStyle.epochSeconds)
-        let nextEpoch = (world.clock.now.timeIntervalSince1970 / epoch).rounded(.up) * epoch + 30
-        let changed = try await world.changed(by: change, ETagProbes.all) {
-            switch change {
-            case "second": world.advance(20)
-            case "minute": world.advance(60)
-            case "epoch": world.clock.set(Date(timeIntervalSince1970: nextEpoch))
-            case "snaps":
-                // Five new posters at Domino Park during the epoch: drawn from the next one.
+        func epochAfter(_ date: Date) -> Date { Date(timeIntervalSince1970: (date.timeIntervalSince1970 / epoch).rounded(.up) * epoch + 30) }
+        let labelled = ["layout", "layoutSelected", "frame", "pinsOnly", "selectedFrame"]
+        let glow = ["glowMcCarren", "glowDomino", "heatMcCarren", "heatMcCarren2x", "heatDomino"]
+        let base = ["tile", "tile2x", "mvt", "mvtPlain", "tileJSON", "vectorJSON", "style"]
+        try await Self.run(world, [
+            Step(name: "20 seconds", change: { world.advance(20) }, changes: [], keeps: ETagProbes.all.map(\.name)),
+            // Labels read "3m", not "2m"; the group's label has no time and Leo's reads "3h" still.
+            Step(name: "a minute", change: { world.advance(60) }, changes: labelled, keeps: ["frameMcCarren", "frameLeo", "zoom"] + glow + base),
+            Step(name: "the next epoch", change: { world.clock.set(epochAfter(world.clock.now)) }, changes: labelled,
+                 keeps: ["frameMcCarren", "frameLeo", "zoom"] + glow + base),
+            // Five new posters at Domino Park during the epoch: drawn from the next one, and nowhere near McCarren Park.
+            Step(name: "new Snaps and the next epoch", change: {
                 let now = world.clock.now
                 for index in 0..<5 {
                     let poster = try world.live.addPerson(id: "poster\(index)", name: "Poster \(index)").id
                     try world.live.importSnaps([PublicSnap(person: poster, coordinate: ETagProbes.glowAt, takenAt: now.addingTimeInterval(-60))], now: now)
                 }
-                world.clock.set(Date(timeIntervalSince1970: nextEpoch))
-            default: world.advance(3600)
-            }
-        }
-        let labelled = ["layout", "layoutSelected", "frame", "pinsOnly", "selectedFrame"]
-        let glow = ["glowMcCarren", "glowDomino", "heatMcCarren", "heatMcCarren2x", "heatDomino"]
-        let base = ["tile", "tile2x", "mvt", "mvtPlain", "tileJSON", "vectorJSON", "style"]
-        switch change {
-        case "second": #expect(changed.isEmpty, "within a minute nothing changes: \(changed.sorted())")
-        case "minute", "epoch": Self.expect(changed, change: labelled, keep: ["frameMcCarren", "frameLeo", "zoom"] + glow + base, change)
-        case "snaps":
-            Self.expect(changed, change: labelled + ["glowDomino", "heatDomino"],
-                        keep: ["frameMcCarren", "frameLeo", "glowMcCarren", "heatMcCarren", "heatMcCarren2x"] + base, change)
-        default: Self.expect(changed, change: labelled + ["frameLeo"] + glow, keep: base, change)
-        }
+                world.clock.set(epochAfter(now))
+            }, changes: labelled + ["glowDomino", "heatDomino"], keeps: ["frameMcCarren", "frameLeo", "glowMcCarren", "heatMcCarren", "heatMcCarren2x"] + base),
+            // Every Snap weighs less, and Leo was seen 4 hours ago.
+            Step(name: "the next hour", change: { world.advance(3600) }, changes: labelled + ["frameLeo"] + glow, keeps: base),
+        ])
+    }
+}
+
+/// 1, 2, 3, …
+final class Counter {
+    private var count = 0.0
+
+    func next() -> Double {
+        count += 1
+        return count
     }
 }
