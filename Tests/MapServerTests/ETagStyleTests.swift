@@ -24,7 +24,7 @@ struct ETagStyleTests {
         "pins": ("snapmap.json", "\"shadow\": \"#00000059\"", "\"shadow\": \"#0000005C\""),
         "card": ("snapmap.json", "\"sheet\": \"#FFFFFF\"", "\"sheet\": \"#F4F4F4\""),
         "tracking": ("tracking.json", "\"water\": \"#C9DDE8\"", "\"water\": \"#C6DAE6\""),
-        "layout": ("snapmap.json", "{\n", "{\n\n  "),
+        "layout": ("snapmap.json", "\"name\": \"snapmap\",", "\"name\"  :\n    \"snapmap\" ,"),
     ]
 
     /// A copy of the data directory (the base map's cache with it) with one change made to a style file.
