@@ -84,9 +84,13 @@ extension MapAPI {
     }
 
     /// A JSON answer whose ETag is the hash of its bytes.
-    private func tagged<T: Encodable>(_ request: HTTPRequest, _ value: T, cacheControl: String) throws -> HTTPResponse {
-        let body = try Self.jsonBytes(value)
-        return conditional(request, tag: EntityTag.of(bytes: body), cacheControl: cacheControl) {
+    func tagged<T: Encodable>(_ request: HTTPRequest, _ value: T, cacheControl: String) throws -> HTTPResponse {
+        try tagged(request, json: Self.jsonBytes(value), cacheControl: cacheControl)
+    }
+
+    /// JSON bytes tagged with their hash.
+    func tagged(_ request: HTTPRequest, json body: [UInt8], cacheControl: String) -> HTTPResponse {
+        conditional(request, tag: EntityTag.of(bytes: body), cacheControl: cacheControl) {
             HTTPResponse(status: 200, contentType: "application/json", body: body)
         }
     }

@@ -112,12 +112,11 @@ public final class MapAPI: Sendable {
         case "/healthz":
             return try Self.encoded(["status": "ok"], status: 200, headers: [("Cache-Control", "no-store")])
         case "/tiles.json":
-            return try Self.encoded(TileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
+            return try tagged(request, TileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl)
         case "/vector.json":
-            return try Self.encoded(VectorTileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
+            return try tagged(request, VectorTileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl)
         case "/styles/snapmap.json":
-            return HTTPResponse(status: 200, contentType: "application/json", body: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true),
-                                headers: [("Cache-Control", "public, max-age=300")])
+            return tagged(request, json: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true), cacheControl: "public, max-age=300")
         case "/v1/route/frame.png", "/v1/route/state.json":
             return try routes(request, parameters)
         default:
