@@ -8,7 +8,8 @@ import PinLayout
 /// data); the glow's points that reach the view, with its style, when any does; the pins and groups drawn, bottom to
 /// top (their boxes, which place names keep clear of, their texts, the selection, and each shown member's name,
 /// colour, avatar and look), with the pins' style, when any is; the card as drawn, with its style. Friends off the
-/// frame, the card's exact distance and the clock's minute enter only through what they change of these.
+/// frame, the card's exact distance and the clock's minute enter only through what they change of these. Avatar
+/// images and the label font are named, not hashed: a new file under the same name needs a new `MapAPI.code`.
 extension MapEngine {
     /// The inputs of a frame of `viewport` (the selection camera's, for a selected frame) drawn from `layout` (nil
     /// without pins), as text to hash.

@@ -7,10 +7,15 @@ import Foundation
 /// less the ones they carry nothing of (the water's and land's colours, the credit, the style's name). A change
 /// inside a section renews the tag of every answer that reads the section, even where its bytes do not show it.
 public struct StyleSections: Sendable {
+    /// What raster tiles and a frame's base layer read: every section but `heat`, `pins` and `card`.
     public let baseMap: String
+    /// What vector tiles read: the base map's sections less `water`, `land`, `attribution` and `name`.
     public let vectorTiles: String
+    /// The glow's section.
     public let heat: String
+    /// The pins' section.
     public let pins: String
+    /// The selected friend's card's section.
     public let card: String
 
     /// The sections with a reader of their own.

@@ -80,7 +80,8 @@ extension MapAPI {
     /// A frame's tag: the code, the base map's data when the base layer is drawn, and everything else it is drawn from
     /// (`MapEngine.frameInputs`).
     private func frameTag(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], now: Date) throws -> String {
-        EntityTag.of([Self.code, layers.contains(.base) ? baseMapData : "", try engine.frameInputs(viewport, layers: layers, layout: layout, friends: friends, now: now)])
+        let drawn = try engine.frameInputs(viewport, layers: layers, layout: layout, friends: friends, now: now)
+        return EntityTag.of([Self.code, layers.contains(.base) ? baseMapData : "", drawn])
     }
 
     /// A JSON answer whose ETag is the hash of its bytes.

@@ -90,10 +90,12 @@ struct ETagInputTests {
                 let now = world.clock.now
                 for index in 0..<5 {
                     let poster = try world.live.addPerson(id: "poster\(index)", name: "Poster \(index)").id
-                    try world.live.importSnaps([PublicSnap(person: poster, coordinate: ETagProbes.glowAt, takenAt: now.addingTimeInterval(-60))], now: now)
+                    let snap = try PublicSnap(person: poster, coordinate: ETagProbes.glowAt, takenAt: now.addingTimeInterval(-60))
+                    try world.live.importSnaps([snap], now: now)
                 }
                 world.clock.set(epochAfter(now))
-            }, changes: labelled + ["glowDomino", "heatDomino"], keeps: ["frameMcCarren", "frameLeo", "glowMcCarren", "heatMcCarren", "heatMcCarren2x"] + base),
+            }, changes: labelled + ["glowDomino", "heatDomino"],
+            keeps: ["frameMcCarren", "frameLeo", "glowMcCarren", "heatMcCarren", "heatMcCarren2x"] + base),
             // Every Snap weighs less, and Leo was seen 4 hours ago.
             Step(name: "the next hour", change: { world.advance(3600) }, changes: labelled + ["frameLeo"] + glow, keeps: base),
         ])

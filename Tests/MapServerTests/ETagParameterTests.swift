@@ -35,7 +35,8 @@ struct ETagParameterTests {
 
     static let variants = [
         Variant("glowMcCarren", "center", "40.7207,-73.9513"), Variant("glowMcCarren", "zoom", "16.5"), Variant("glowMcCarren", "size", "320x320"),
-        Variant("glowMcCarren", "scale", "2"), Variant("glowMcCarren", "layers", "base"), Variant("glowMcCarren", "layers", "heat,base", changes: false),
+        Variant("glowMcCarren", "scale", "2"), Variant("glowMcCarren", "layers", "base"),
+        Variant("glowMcCarren", "layers", "heat,base", changes: false),
         Variant("pinsOnly", "center", "40.7162,-73.9597"), Variant("pinsOnly", "size", "300x480"),
         Variant("frame", "zoom", "14.1"), Variant("frame", "zoom", "14.0", changes: false), Variant("frame", "scale", "2"),
         Variant("frame", "layers", "base,pins"), Variant("frame", "selected", "jordan"), Variant("frame", "selected", "maya"),

@@ -47,7 +47,8 @@ struct ETagStyleTests {
         var changed: Set<String> = []
         for probe in Self.probes {
             let old = try #require(answers[probe.name])
-            if await ETagWorld.holds("\(change): \(probe)", old: old, ask: { await restyled.ask(probe, ifNoneMatch: $0) }) { changed.insert(probe.name) }
+            let differs = await ETagWorld.holds("\(change): \(probe)", old: old) { await restyled.ask(probe, ifNoneMatch: $0) }
+            if differs { changed.insert(probe.name) }
         }
         let all = Set(Self.probes.map(\.name))
         let (glow, pinned) = (["heatMcCarren", "heatDomino", "glowMcCarren", "glowDomino"],

@@ -94,7 +94,8 @@ final class ETagWorld: Sendable {
         let changed = !new.sameBytes(old)
         #expect(new.status != 200 || new.tag != nil, "\(label): a 200 without a tag")
         if old.tag != nil || new.tag != nil {
-            #expect((new.tag != old.tag) == changed, "\(label): bytes \(changed ? "changed" : "kept") but the tag \(new.tag != old.tag ? "changed" : "stayed")")
+            let retagged = new.tag != old.tag
+            #expect(retagged == changed, "\(label): bytes \(changed ? "changed" : "kept") but the tag \(retagged ? "changed" : "stayed")")
         }
         if let tag = old.tag {
             let revalidated = Seen(await ask(tag))
