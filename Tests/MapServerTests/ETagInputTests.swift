@@ -78,7 +78,7 @@ struct ETagInputTests {
         func epochAfter(_ date: Date) -> Date { Date(timeIntervalSince1970: (date.timeIntervalSince1970 / epoch).rounded(.up) * epoch + 30) }
         let labelled = ["layout", "layoutSelected", "frame", "pinsOnly", "selectedFrame"]
         let glow = ["glowMcCarren", "glowDomino", "heatMcCarren", "heatMcCarren2x", "heatDomino"]
-        let base = ["tile", "tile2x", "mvt", "mvtPlain", "tileJSON", "vectorJSON", "style"]
+        let base = ["tile", "tile2x", "mvt", "mvtPlain", "tileJSON", "vectorJSON", "style", "glyphs"]
         try await Self.run(world, [
             Step(name: "20 seconds", change: { world.advance(20) }, changes: [], keeps: ETagProbes.all.map(\.name)),
             // Labels read "3m", not "2m"; the group's label has no time and Leo's reads "3h" still.

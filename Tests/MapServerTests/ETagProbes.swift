@@ -50,6 +50,7 @@ enum ETagProbes {
         Probe(name: "tileJSON", path: "/tiles.json"),
         Probe(name: "vectorJSON", path: "/vector.json"),
         Probe(name: "style", path: "/styles/snapmap.json"),
+        Probe(name: "glyphs", path: "/fonts/Inter Bold/0-255.pbf"),
     ]
 
     static let all = privateProbes + publicProbes
