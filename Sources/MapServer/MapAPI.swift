@@ -32,12 +32,11 @@ public final class MapAPI: Sendable {
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
     let snapLimiter = RateLimiter(rate: 4, burst: 20)
-    /// Identifies the code and the data behind the glyphs, for their ETags.
-    let version: String
     /// The base map's data (its cache file), and the delivery routes' data and style, for the tags of answers drawn from them.
     let baseMapData: String
     let routeData: String
-    /// Stands for the code in every tag: a release that draws differently changes it.
+    /// Stands for the code in every tag, and for the label font the glyphs, labels and cards are drawn with: a release
+    /// that draws differently changes it.
     static let code = "snapmap-4"
     let clock: @Sendable () -> Date
 
@@ -54,7 +53,6 @@ public final class MapAPI: Sendable {
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine, live: live, clock: clock)
         baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
-        version = EntityTag.of([Self.code, Self.fingerprint(engine.paths.styleFile), baseMapData])
         let routeFiles = [engine.paths.trackingStyleFile, engine.paths.dataDirectory.appendingPathComponent(RouteCatalog.file)]
         routeData = EntityTag.of([Self.code, baseMapData] + routeFiles.map(Self.fingerprint))
     }
