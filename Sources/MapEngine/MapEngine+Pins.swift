@@ -74,18 +74,24 @@ extension MapEngine {
 
     /// Draws a layout's pins onto a frame canvas of its viewport.
     public func drawPins(_ layout: PinLayoutResult, friends: [Friend], into canvas: Canvas) {
-        let engine = pinEngine(scale: layout.viewport.scale)
-        let now = layout.now
         let byID = Dictionary(friends.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let subjectsByID = byID.mapValues { subjects([$0])[0] }
         let images = byID.compactMapValues { friend in friend.avatar.flatMap { avatars.image($0) } }
         let looks = byID.mapValues { scene.look(of: $0.id, color: $0.color) }
-        PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images, looks: looks, shadows: shadowMasks).draw(layout, texts: { layout, id in
+        PinRenderer(look: pinLook, font: labelFont, friends: byID, avatars: images, looks: looks, shadows: shadowMasks)
+            .draw(layout, texts: labelTexts(layout, friends: byID), into: canvas)
+    }
+
+    /// The texts of a layout's labels, by pin or group id, at the layout's time: the name and the detail drawn after it.
+    func labelTexts(_ layout: PinLayoutResult, friends byID: [String: Friend]) -> (PinLayoutResult, String) -> (name: String, detail: String) {
+        let engine = pinEngine(scale: layout.viewport.scale)
+        let now = layout.now
+        let subjectsByID = byID.mapValues { subjects([$0])[0] }
+        return { layout, id in
             if let group = layout.group(id) {
                 return engine.labelText(group.members.compactMap { subjectsByID[$0] }, now: now, short: group.labelShort)
             }
             return subjectsByID[id].map { engine.labelText([$0], now: now, short: layout.pin(id)?.labelShort == true) } ?? (id, "")
-        }, into: canvas)
+        }
     }
 }
 

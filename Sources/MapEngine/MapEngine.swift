@@ -37,14 +37,17 @@ public final class MapEngine: Sendable {
     public let labelFont: Font
     /// The selected friend's card.
     public let cardLook: CardLook
+    /// The style's sections, for the tags of the answers drawn from them.
+    public let styleSections: StyleSections
     /// Avatar images decoded on first use, by path under the data directory.
     let avatars: AvatarCache
     /// The blurred masks of pin shadows, made once per shape.
     let shadowMasks = ShadowMasks()
     /// Canvases of encoded frames, for the next frames drawn over shared layers.
     let framePool = FramePool()
-    /// Shared-layer keys by view and glow snapshot (so the glow's points are not gathered for every frame).
-    let layerKeys = ByteBudgetCache<String, String>(budget: 1024)
+    /// The fingerprints of the glow's points that reach a view, by view and glow snapshot (so the points are not
+    /// gathered for every frame).
+    let glowPrints = ByteBudgetCache<String, String>(budget: 1024)
     /// The delivery-tracking client's routes and its muted map, loaded on first use by the commands and requests
     /// that need them.
     private let loadedRoutes: LoadedOnUse<RouteCatalog>
@@ -70,6 +73,7 @@ public final class MapEngine: Sendable {
         vectorTiles = VectorTileMaker(store: store, style: style)
         pinLook = try PinLook.parse(styleData, file: styleFile)
         cardLook = try CardLook.parse(styleData, file: styleFile)
+        styleSections = try StyleSections(styleData, file: styleFile)
         loadedRoutes = LoadedOnUse { try RouteCatalog.load(dataDirectory: paths.dataDirectory) }
         loadedTrackingMap = LoadedOnUse { BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont) }
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)
@@ -158,18 +162,34 @@ public final class MapEngine: Sendable {
         return (rows.map { view.band(rows: $0) }, rows.map(\.lowerBound))
     }
 
-    /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now (which
-    /// change only with the glow's snapshot: the key is kept for each).
+    /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now.
     private func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
-        let geometry = [view.origin.x, view.origin.y, view.pixelsPerMetre, view.zoom, view.scale].map { String($0.bitPattern, radix: 16) }
-        let asked = (geometry + ["\(view.width)x\(view.height)", layers.map(\.rawValue).sorted().joined(separator: ",")]).joined(separator: "/")
-        guard layers.contains(.heat) else { return asked }
-        let snapshot = glow.snapshot(at: now)
-        let revision = asked + "/" + String(snapshot.digest, radix: 16)
-        if let key = layerKeys.value(revision) { return key }
-        let key = asked + "/" + String(GlowSnapshot.fingerprint(of: glowPoints(for: view, now: now)), radix: 16)
-        layerKeys.store(key, for: revision, cost: 1)
-        return key
+        let asked = Self.geometryKey(view) + "/" + layers.map(\.rawValue).sorted().joined(separator: ",")
+        return layers.contains(.heat) ? asked + "/" + glowFingerprint(for: view, now: now) : asked
+    }
+
+    /// A view's place on the map and its pixels, exactly.
+    static func geometryKey(_ view: MapView) -> String {
+        ([view.origin.x, view.origin.y, view.pixelsPerMetre, view.zoom, view.scale].map { String($0.bitPattern, radix: 16) }
+            + ["\(view.width)x\(view.height)"]).joined(separator: "/")
+    }
+
+    /// A hash of the glow's points that reach `view` at `now`, empty when none does; kept per view and snapshot, since
+    /// the points change only with the snapshot.
+    func glowFingerprint(for view: MapView, now: Date) -> String {
+        let revision = Self.geometryKey(view) + "/" + String(glow.snapshot(at: now).digest, radix: 16)
+        if let known = glowPrints.value(revision) { return known }
+        let points = glowPoints(for: view, now: now)
+        let print = points.isEmpty ? "" : String(GlowSnapshot.fingerprint(of: points), radix: 16)
+        glowPrints.store(print, for: revision, cost: 1)
+        return print
+    }
+
+    /// What the glow drawn over `view` at `now` is made of, for a tag: the points that reach the view, the glow's style
+    /// and the latitude its sizes are measured at; nil when no point reaches it (nothing is drawn, whatever the style).
+    public func glowInputs(for view: MapView, now: Date) -> String? {
+        let print = glowFingerprint(for: view, now: now)
+        return print.isEmpty ? nil : [print, styleSections.heat, String(glowLatitude.bitPattern, radix: 16)].joined(separator: "\u{1F}")
     }
 
     /// The base and glow of `view`, a band of `frame`.

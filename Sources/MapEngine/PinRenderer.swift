@@ -18,8 +18,8 @@ struct PinRenderer {
     let looks: [String: AvatarLook]
     let shadows: ShadowMasks
 
-    /// A drawable: one friend's or one group's pin.
-    private struct Drawable {
+    /// A drawable: one friend's or one group's pin; only the first `shownMembers` members' avatars are drawn.
+    struct Drawable {
         let zIndex: Int
         let avatar: ScreenRect
         let label: ScreenRect?
@@ -28,8 +28,10 @@ struct PinRenderer {
         let text: (name: String, detail: String)
     }
 
-    func draw(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String), into canvas: Canvas) {
-        let scale = layout.viewport.scale
+    static let shownMembers = 3
+
+    /// The pins and groups of a layout that are drawn, bottom to top: everything `draw` reads of the layout.
+    static func drawables(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String)) -> [Drawable] {
         var drawables: [Drawable] = []
         for pin in layout.pins where pin.visible && pin.groupId == nil {
             guard let avatar = pin.avatarRect else { continue }
@@ -41,9 +43,13 @@ struct PinRenderer {
             drawables.append(Drawable(zIndex: group.zIndex, avatar: avatar, label: group.labelRect, members: group.members,
                                       selected: group.members.contains { $0 == layout.selected }, text: texts(layout, group.id)))
         }
-        for drawable in drawables.sorted(by: { $0.zIndex < $1.zIndex }) {
-            drawAvatars(drawable, scale: scale, into: canvas)
-            if let label = drawable.label { drawLabel(label, text: drawable.text, scale: scale, into: canvas) }
+        return drawables.sorted { $0.zIndex < $1.zIndex }
+    }
+
+    func draw(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String), into canvas: Canvas) {
+        for drawable in Self.drawables(layout, texts: texts) {
+            drawAvatars(drawable, scale: layout.viewport.scale, into: canvas)
+            if let label = drawable.label { drawLabel(label, text: drawable.text, scale: layout.viewport.scale, into: canvas) }
         }
     }
 
@@ -53,7 +59,7 @@ struct PinRenderer {
 
     private func drawAvatars(_ drawable: Drawable, scale: Double, into canvas: Canvas) {
         let whole = pixels(drawable.avatar, scale)
-        let shown = Array(drawable.members.prefix(3))
+        let shown = Array(drawable.members.prefix(Self.shownMembers))
         let side = shown.count == 1 ? whole.width : whole.width * 0.78
         let spread = shown.count == 1 ? 0 : (whole.width - side) + side * 0.35 * Double(shown.count - 2)
         for (index, id) in shown.enumerated().reversed() {

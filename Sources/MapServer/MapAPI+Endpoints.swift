@@ -1,6 +1,5 @@
 import Foundation
 import GeoCore
-import HeatMap
 import MapEngine
 import PinLayout
 import Raster
@@ -36,7 +35,8 @@ extension MapAPI {
         guard path.heat else {
             let key = "base/\(path.tile)@\(Int(path.scale))"
             let (engine, tiles) = (self.engine, self.tiles)
-            return conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl) {
+            let tag = EntityTag.of([Self.code, baseMapData, engine.styleSections.baseMap, key])
+            return conditional(request, tag: tag, cacheControl: Self.tileCacheControl) {
                 if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
                 return renders.answer {
                     let response = try Self.png(engine.renderTile(path.tile, scale: path.scale))
@@ -45,12 +45,12 @@ extension MapAPI {
                 }
             }
         }
-        // The glow changes only from one epoch to the next (new Snaps, decay): the tag is a hash of the points of the
-        // epoch's snapshot that colour this tile (so only tiles near a change get a new one), and it keys the cache.
+        // The glow changes only from one epoch to the next (new Snaps, decay): the tag covers the points of the epoch's
+        // snapshot that colour this tile (so only tiles near a change get a new one) and the glow's style when any
+        // does, and it keys the cache.
         let now = clock()
         let view = MapView(tile: path.tile, tileSize: 256, scale: path.scale)
-        let points = engine.glowPoints(for: view, now: now)
-        let tag = EntityTag.of(bytes: Self.glowFingerprint(version: version, tile: "\(path.tile)@\(Int(path.scale))", points: points))
+        let tag = EntityTag.of([Self.code, "heat/\(path.tile)@\(Int(path.scale))", engine.glowInputs(for: view, now: now) ?? "no glow"])
         let (engine, tiles) = (self.engine, self.tiles)
         return conditional(request, tag: tag, cacheControl: Self.heatCacheControl) {
             if let cached = tiles.value(tag) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
@@ -67,20 +67,11 @@ extension MapAPI {
     /// `http://` and the request's Host when it is a plain host name, else the loopback address.
     static func origin(_ host: String?) -> String { "http://" + (host.flatMap { StaticFiles.isHost($0) ? $0 : nil } ?? "127.0.0.1") }
 
-    /// The bytes a heat tile's tag hashes: the data version, the tile and every point's position and weight.
-    static func glowFingerprint(version: String, tile: String, points: [HeatPoint]) -> [UInt8] {
-        var bytes = Array((version + tile).utf8)
-        for point in points {
-            for value in [point.x, point.y, point.weight] { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
-        }
-        return bytes
-    }
-
     /// The delivery-tracking snapshot and courier state.
     func routes(_ request: HTTPRequest, _ parameters: RequestParameters) throws -> HTTPResponse {
         let (route, options) = try parameters.route(in: engine.routes)
         let progress = request.path.hasSuffix("state.json") ? try parameters.progress() : nil
-        let inputs = [version, request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let inputs = [routeData, request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return try conditional(request, tag: EntityTag.of(inputs), cacheControl: "public, max-age=3600") {
             let frame = try engine.frame(route, options: options)
             guard let progress else { return try Self.png(engine.renderTrackingMap(frame)) }

@@ -20,7 +20,7 @@ extension MapAPI {
         }
         let key = "glyphs/\(range.start)"
         let (engine, tiles, stack) = (self.engine, self.tiles, String(parts[0]))
-        return conditional(request, tag: EntityTag.of([version, key, stack]), cacheControl: Self.tileCacheControl) {
+        return conditional(request, tag: EntityTag.of([Self.code, key, stack]), cacheControl: Self.tileCacheControl) {
             if let cached = tiles.value(key + stack) { return HTTPResponse(status: 200, contentType: "application/x-protobuf", body: cached) }
             return renders.answer {
                 let body = range.encoded(font: engine.labelFont, fontStack: stack)

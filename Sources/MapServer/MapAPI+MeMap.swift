@@ -7,7 +7,7 @@ import Raster
 
 /// `/v1/me/layout.json`, `/frame.png`, `/hit` and `/zoom`: the four map answers for the signed-in viewer, made of
 /// the friends the visibility rule lets them see at the server's clock. ETags hash what is answered (or, for
-/// frames, everything drawn: the glow by its snapshot's digest), so a revalidation never hides a change.
+/// frames, everything drawn and nothing else: `MapEngine.frameInputs`), so a revalidation never hides a change.
 extension MapAPI {
     func map(_ me: PersonID, _ request: HTTPRequest, answer: String) throws -> HTTPResponse {
         let parameters = RequestParameters(request.query)
@@ -27,9 +27,7 @@ extension MapAPI {
             let layers = try parameters.layers(default: [.base, .heat, .pins])
             try engine.checkFrame(viewport)
             let layout = layers.contains(.pins) ? try engine.layout(viewport, friends: friends, selected: selected, now: now) : nil
-            let drawn = friends.filter { friend in layout?.pins.contains { $0.id == friend.id } ?? false }.map { "\($0.id):\($0.color):\($0.avatar ?? "")" }
-            let tag = EntityTag.of([version, "frame", layers.map(\.rawValue).sorted().joined(separator: ","), glowPart(layers, now: now),
-                                    String(decoding: try layout.map(Self.jsonBytes) ?? [], as: UTF8.self)] + drawn)
+            let tag = try frameTag(viewport, layers: layers, layout: layout, friends: friends, now: now)
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
             return conditional(request, tag: tag, cacheControl: cacheControl) {
                 renders.answer {
@@ -65,12 +63,10 @@ extension MapAPI {
     private func selectedFrame(_ me: PersonID, _ request: HTTPRequest, viewport: Viewport, friends: [Friend], selected: String, now: Date,
                                answer: String) throws -> HTTPResponse {
         let viewer = try live.ownFix(of: me, at: now)?.coordinate
-        let (_, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
+        let (framed, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         guard answer == "frame.png" else { return try tagged(request, layout, cacheControl: "private, no-cache") }
         let layers = try RequestParameters(request.query).layers(default: [.base, .heat, .pins])
-        let drawn = friends.map { "\($0.id):\($0.color):\($0.avatar ?? "")" }
-        let tag = EntityTag.of([version, "selected-frame", layers.map(\.rawValue).sorted().joined(separator: ","), glowPart(layers, now: now),
-                                String(decoding: try Self.jsonBytes(layout), as: UTF8.self)] + drawn)
+        let tag = try frameTag(framed, layers: layers.union([.pins]), layout: layout, friends: friends, now: now)
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
             renders.answer {
@@ -81,15 +77,21 @@ extension MapAPI {
         }
     }
 
-    /// What a frame's tag holds of the glow: the digest of the snapshot drawn at `now`, when the glow is drawn.
-    private func glowPart(_ layers: Set<MapLayer>, now: Date) -> String {
-        layers.contains(.heat) ? "glow:" + String(engine.glow.snapshot(at: now).digest, radix: 16) : "no glow"
+    /// A frame's tag: the code, the base map's data when the base layer is drawn, and everything else it is drawn from
+    /// (`MapEngine.frameInputs`).
+    private func frameTag(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], now: Date) throws -> String {
+        let drawn = try engine.frameInputs(viewport, layers: layers, layout: layout, friends: friends, now: now)
+        return EntityTag.of([Self.code, layers.contains(.base) ? baseMapData : "", drawn])
     }
 
     /// A JSON answer whose ETag is the hash of its bytes.
-    private func tagged<T: Encodable>(_ request: HTTPRequest, _ value: T, cacheControl: String) throws -> HTTPResponse {
-        let body = try Self.jsonBytes(value)
-        return conditional(request, tag: EntityTag.of(bytes: body), cacheControl: cacheControl) {
+    func tagged<T: Encodable>(_ request: HTTPRequest, _ value: T, cacheControl: String) throws -> HTTPResponse {
+        try tagged(request, json: Self.jsonBytes(value), cacheControl: cacheControl)
+    }
+
+    /// JSON bytes tagged with their hash.
+    func tagged(_ request: HTTPRequest, json body: [UInt8], cacheControl: String) -> HTTPResponse {
+        conditional(request, tag: EntityTag.of(bytes: body), cacheControl: cacheControl) {
             HTTPResponse(status: 200, contentType: "application/json", body: body)
         }
     }

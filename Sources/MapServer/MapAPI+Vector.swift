@@ -12,7 +12,8 @@ extension MapAPI {
         let (engine, tiles) = (self.engine, self.tiles)
         let type = TileFormat.mvt.contentType
         let headers = gzip ? [("Content-Encoding", "gzip")] : []
-        return conditional(request, tag: EntityTag.of([version, key]), cacheControl: Self.tileCacheControl, vary: "Accept-Encoding") {
+        let tag = EntityTag.of([Self.code, baseMapData, engine.styleSections.vectorTiles, key])
+        return conditional(request, tag: tag, cacheControl: Self.tileCacheControl, vary: "Accept-Encoding") {
             if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: type, body: cached, headers: headers) }
             return renders.answer {
                 var body = engine.vectorTiles.tile(tile)

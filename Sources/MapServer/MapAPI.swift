@@ -32,8 +32,12 @@ public final class MapAPI: Sendable {
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
     let snapLimiter = RateLimiter(rate: 4, burst: 20)
-    /// Identifies the data and code behind every answer, for ETags.
-    let version: String
+    /// The base map's data (its cache file), and the delivery routes' data and style, for the tags of answers drawn from them.
+    let baseMapData: String
+    let routeData: String
+    /// Stands for the code in every tag, and for the label font the glyphs, labels and cards are drawn with: a release
+    /// that draws differently changes it.
+    static let code = "snapmap-4"
     let stopping = StopFlag()
     let clock: @Sendable () -> Date
 
@@ -49,8 +53,9 @@ public final class MapAPI: Sendable {
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine, live: live, clock: clock)
-        version = EntityTag.of(["snapmap-3"] + [engine.paths.styleFile, engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin")]
-            .map(Self.fingerprint))
+        baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
+        let routeFiles = [engine.paths.trackingStyleFile, engine.paths.dataDirectory.appendingPathComponent(RouteCatalog.file)]
+        routeData = EntityTag.of([Self.code, baseMapData] + routeFiles.map(Self.fingerprint))
     }
 
     /// The event streams, for the server to sweep.
@@ -105,12 +110,11 @@ public final class MapAPI: Sendable {
         if let health = try health(request.path) { return health }
         switch request.path {
         case "/tiles.json":
-            return try Self.encoded(TileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
+            return try tagged(request, TileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl)
         case "/vector.json":
-            return try Self.encoded(VectorTileJSON(engine: engine, host: request.host), status: 200, headers: [("Cache-Control", Self.tileCacheControl)])
+            return try tagged(request, VectorTileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl)
         case "/styles/snapmap.json":
-            return HTTPResponse(status: 200, contentType: "application/json", body: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true),
-                                headers: [("Cache-Control", "public, max-age=300")])
+            return tagged(request, json: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true), cacheControl: "public, max-age=300")
         case "/v1/route/frame.png", "/v1/route/state.json":
             return try routes(request, parameters)
         default:

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The style file's top-level sections as canonical JSON (keys sorted, the file's layout gone), gathered by the
+/// answers that read them, so that an answer's ETag covers the sections it is drawn from and no other. The glow,
+/// the pins and the card each read their own section (`heat`, `pins`, `card`); the base map (raster tiles, a frame's
+/// base layer) reads every other section, so a section added later is covered by default; vector tiles read those
+/// less the ones they carry nothing of (the water's and land's colours, the credit, the style's name). A change
+/// inside a section renews the tag of every answer that reads the section, even where its bytes do not show it.
+public struct StyleSections: Sendable {
+    /// What raster tiles and a frame's base layer read: every section but `heat`, `pins` and `card`.
+    public let baseMap: String
+    /// What vector tiles read: the base map's sections less `water`, `land`, `attribution` and `name`.
+    public let vectorTiles: String
+    /// The glow's section.
+    public let heat: String
+    /// The pins' section.
+    public let pins: String
+    /// The selected friend's card's section.
+    public let card: String
+
+    /// The sections with a reader of their own.
+    static let owned: Set<String> = ["heat", "pins", "card"]
+    /// Sections of the base map that no vector tile carries anything of.
+    static let notInVectorTiles: Set<String> = ["water", "land", "attribution", "name"]
+
+    /// Reads the sections of a style file's bytes (a file that is not a JSON object is an error naming it).
+    public init(_ data: Data, file: String) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw FixtureError(file: file, path: "", message: "the style is not a JSON object")
+        }
+        func text(_ keep: (String) -> Bool) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: object.filter { keep($0.key) }, options: [.sortedKeys]), as: UTF8.self)
+        }
+        baseMap = try text { !Self.owned.contains($0) }
+        vectorTiles = try text { !Self.owned.contains($0) && !Self.notInVectorTiles.contains($0) }
+        heat = try text { $0 == "heat" }
+        pins = try text { $0 == "pins" }
+        card = try text { $0 == "card" }
+    }
+}
