@@ -131,6 +131,7 @@ public final class EventHub: @unchecked Sendable {
         case .sessions(let person):
             for id in byViewer[person] ?? [] { checkToken(id) }
         case .removed(let person):
+            payloadTexts[person] = nil
             for id in byViewer[person] ?? [] { end(id) }
             for id in watchers[person] ?? [] {
                 guard let viewer = subscribers[id]?.viewer else { continue }

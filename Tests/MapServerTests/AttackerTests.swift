@@ -120,3 +120,54 @@ struct AttackerTests {
         #expect(late > -0.5 && late < span + 1, "left \(late) s after the earliest instant her fix could turn 24 hours old (span \(span) s)")
     }
 }
+
+/// Open streams after each change a friend can make: the friend leaves at once, and from then on their moves send
+/// the viewer nothing, exactly as a stranger's do; and two servers on one SQLite file hear each other's changes.
+@Suite("Privacy under attack: open streams", .serialized)
+struct StreamAttackerTests {
+    private func body(_ object: [String: Any]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test(arguments: ["block", "unfriend", "ghost", "audience", "delete"])
+    func aFriendWhoHidesSendsTheOpenStreamNothingMore(change: String) async throws {
+        let server = try ServerFixture()
+        let jordan = try server.operate("users", "token", "jordan")
+        try server.operate("users", "add", "stranger", "--name", "Stranger Danger")
+        let stranger = try server.operate("users", "token", "stranger")
+        let events = try EventStream(server: server, token: server.token)
+        #expect(events.read(until: "event: ready") && events.received.contains("\"id\":\"jordan\""))
+        let (method, path, payload): (String, String, [String: Any]?) = switch change {
+        case "block": ("POST", "/v1/me/blocks/samriv", nil)
+        case "unfriend": ("DELETE", "/v1/me/friends/samriv", nil)
+        case "ghost": ("PUT", "/v1/me/sharing", ["ghost": "untilOff"])
+        case "audience": ("PUT", "/v1/me/sharing", ["audience": ["mode": "friendsExcept", "ids": ["samriv"]]])
+        default: ("DELETE", "/v1/me", nil)
+        }
+        let answer = try await server.fetch(path, method: method, body: try payload.map(body), token: jordan)
+        #expect((200..<300).contains(answer.0), "\(change): \(answer.0)")
+        #expect(events.read(until: "{\"id\":\"jordan\"}", timeout: 1), "\(change): Jordan left the stream at once")
+        let before = events.received
+        for (index, token) in [jordan, stranger].enumerated() {
+            _ = try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7150 + Double(index) / 1000, "lon": -73.9610, "accuracyMeters": 7]),
+                                       token: token)
+        }
+        try server.operate("users", "list")
+        #expect(!events.read(until: "40.71", timeout: 0.7) || events.received.hasPrefix(before) && !events.received.dropFirst(before.count).contains("40.71"),
+                "\(change): nothing more about Jordan or a stranger")
+        let after = events.received.dropFirst(before.count)
+        #expect(!after.contains("jordan") && !after.contains("stranger") && !after.contains("40.71"), "\(change): \(after)")
+    }
+
+    /// A second server on the same SQLite file: a move through one reaches the other's streams at once.
+    @Test func twoServersOnOneFileHearEachOther() async throws {
+        let first = try ServerFixture()
+        let second = try ServerFixture(database: try #require(first.databasePath))
+        let jordan = try first.operate("users", "token", "jordan")
+        let events = try EventStream(server: second, token: second.token)
+        #expect(events.read(until: "event: ready"))
+        let moved = try await first.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7161, "lon": -73.9633, "accuracyMeters": 6]), token: jordan)
+        #expect(moved.0 == 204)
+        #expect(events.read(until: "40.7161", timeout: 1), "the move through the first server reached the second's stream")
+    }
+}

@@ -16,6 +16,11 @@ public final class ServerFixture: Sendable {
     public let process: Process
     /// The options that name the server's live store (`--db PATH` or `--store URL`), for the operator's commands.
     private let storeOptions: [String]
+    /// The SQLite file the server serves (nil on Redis Cluster).
+    public var databasePath: String? {
+        guard storeOptions.first == "--db" else { return nil }
+        return storeOptions.last
+    }
     private let input: Pipe
 
     /// A server on the SQLite store at `database` (default: a new one), with more `serve` options if given.
