@@ -68,10 +68,16 @@ extension EventHub {
         for id in ids { update(id, person, seen) }
     }
 
-    /// Ends a stream whose token no longer signs its viewer in (or cannot be checked).
-    func checkToken(_ id: Int) {
+    /// Ends a stream whose token no longer signs its viewer in. A check the store cannot answer is tried again
+    /// every `recheckDelay`, and after `rechecks` failures the stream ends too (fails closed within about a second).
+    func checkToken(_ id: Int, attempt: Int = 0) {
         guard let subscriber = subscribers[id] else { return }
-        if (try? live.signsIn(tokenHash: subscriber.tokenHash, subscriber.viewer)) != true { end(id) }
+        switch Result(catching: { try live.signsIn(tokenHash: subscriber.tokenHash, subscriber.viewer) }) {
+        case .success(true): return
+        case .failure where attempt < Self.rechecks:
+            queue.asyncAfter(deadline: .now() + Self.recheckDelay) { self.checkToken(id, attempt: attempt + 1) }
+        default: end(id)
+        }
     }
 
     /// Re-reads whom a viewer asked (their friendships changed), for the viewer's open streams.

@@ -14,6 +14,9 @@ public final class EventHub: @unchecked Sendable {
     static let sweepSlice = 16
     public static let maxStreamsPerViewer = 8
     static let payloadTextLimit = 100_000
+    /// A token check the store could not answer is tried again this often, this many times, before the stream ends.
+    static let recheckDelay = 0.1
+    static let rechecks = 8
 
     struct Subscriber {
         let viewer: PersonID
