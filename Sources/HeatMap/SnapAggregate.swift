@@ -69,6 +69,8 @@ public final class SnapAggregate: @unchecked Sendable {
     public let settings: Settings
     private let lock = NSLock()
     private var cells: [UInt64: [Contribution: UInt64]] = [:]
+    /// Posters to forget, each from the epoch its removal takes effect.
+    private var removals: [String: Int] = [:]
     private var snapshots: [Int: GlowSnapshot] = [:]
     /// The latest epoch a snapshot was asked for, and how many Snaps were added since that it would draw: a
     /// snapshot made outside the lock is kept only when none was.
@@ -95,17 +97,27 @@ public final class SnapAggregate: @unchecked Sendable {
         if snapshots.keys.contains(where: { $0 >= contribution.epoch }) { snapshots = snapshots.filter { $0.key < contribution.epoch } }
     }
 
-    /// Takes every Snap of one poster out (a deleted account): snapshots are dropped, so the glow that is drawn next,
-    /// in this epoch too, is the glow of a world where they never posted.
-    public func remove(poster: String) {
+    /// Takes every Snap of one poster out (a deleted account) from the epoch `from` on, as the glow changes: the
+    /// epochs before it draw as they did (so no tile dates the removal to the second), and once a snapshot of
+    /// `from` or later is made the poster's Snaps are forgotten.
+    public func remove(poster: String, from epoch: Int) {
         lock.withLock {
-            cells = cells.compactMapValues { contributions in
-                let kept = contributions.filter { $0.key.poster != poster }
-                return kept.isEmpty ? nil : kept
-            }
-            snapshots = [:]
+            removals[poster] = min(removals[poster] ?? .max, epoch)
+            snapshots = snapshots.filter { $0.key < epoch }
             addsDrawnByAsked += 1
         }
+    }
+
+    /// The cells a snapshot of `epoch` draws from: without the posters removed by then, who are forgotten.
+    private func cellsDrawn(at epoch: Int) -> [UInt64: [Contribution: UInt64]] {
+        let gone = Set(removals.filter { $0.value <= epoch }.keys)
+        guard !gone.isEmpty else { return cells }
+        cells = cells.compactMapValues { contributions in
+            let kept = contributions.filter { !gone.contains($0.key.poster) }
+            return kept.isEmpty ? nil : kept
+        }
+        for poster in gone { removals[poster] = nil }
+        return cells
     }
 
     /// What the glow draws at `now`: the snapshot of the epoch `now` falls in (the same for every `now` in it).
@@ -116,7 +128,7 @@ public final class SnapAggregate: @unchecked Sendable {
             let (kept, held, adds) = lock.withLock { () -> (GlowSnapshot?, [UInt64: [Contribution: UInt64]], Int) in
                 latestAsked = max(latestAsked, epoch)
                 if let kept = snapshots[epoch] { return (kept, [:], 0) }
-                return (nil, cells, addsDrawnByAsked)
+                return (nil, cellsDrawn(at: epoch), addsDrawnByAsked)
             }
             if let kept { return kept }
             let made = GlowSnapshot(epoch: epoch, cells: held, settings: settings)

@@ -23,6 +23,23 @@ struct SnapAggregateTests {
         }
     }
 
+    /// A removed poster's Snaps leave the glow from the epoch named on, as every change does: the epoch before
+    /// draws as it did, and the next one as if they had never posted.
+    @Test func aRemovedPosterLeavesAtTheNextEpoch() {
+        let snaps = Self.snaps(count: 2000, seed: 9)
+        let poster = snaps[0].poster
+        let (aggregate, never) = (SnapAggregate(settings: Self.settings), SnapAggregate(settings: Self.settings))
+        snaps.forEach(aggregate.add)
+        snaps.filter { $0.poster != poster }.forEach(never.add)
+        let now = Self.end.addingTimeInterval(30)
+        let before = aggregate.snapshot(at: now).points
+        #expect(before != never.snapshot(at: now).points, "the poster shows before")
+        aggregate.remove(poster: poster, from: Self.settings.epoch(of: now) + 1)
+        #expect(aggregate.snapshot(at: now).points == before, "the epoch the removal came in draws as it did")
+        let next = now.addingTimeInterval(Double(Self.settings.epochSeconds))
+        #expect(aggregate.snapshot(at: next).points == never.snapshot(at: next).points, "the next epoch draws as if they never posted")
+    }
+
     @Test(arguments: [0.0, 299.0, 1800.0, 3599.5, 3600.5, 18000.0])
     func decayWindowCapAndEpochsMatchADirectSum(after seconds: Double) {
         let snaps = Self.snaps(count: 3000, seed: 4)

@@ -93,7 +93,7 @@ struct CounterfactualTests {
         let (sam, jordan) = (try PersonID("samriv"), try PersonID("jordan"))
         try without.removePerson("jordan")
         // Before deleting his account, Jordan posts public Snaps where the demo's posters crowd, drawn from the next
-        // epoch: the deletion takes them out of the glow at once.
+        // epoch: the deletion takes them out of the glow from the epoch after it.
         let hotspot = try #require(try changed.store.snaps(since: clock.current.addingTimeInterval(-86_400)).first).coordinate
         for minutes in 1...3 where change == "delete" {
             try changed.importSnaps([PublicSnap(person: jordan, coordinate: hotspot, takenAt: clock.current.addingTimeInterval(Double(-minutes * 60)))], now: clock.current)
@@ -119,7 +119,10 @@ struct CounterfactualTests {
             try changed.updateLocation(jordan, fix: LocationFix(lat: 40.7141, lon: -73.9685, accuracyMeters: 8, takenAt: now.addingTimeInterval(-86340)), now: now)
             #expect(try changed.visibleFriend(jordan, of: sam, at: now) != nil, "Jordan shows until his fix turns 24 hours old")
             clock.advance(120)
-        default: try changed.removePerson("jordan")
+        default:
+            // The glow changes in epochs, a deletion too: from the next one on, Jordan's Snaps are gone.
+            try changed.removePerson("jordan")
+            clock.advance(Double(engine.glow.settings.epochSeconds))
         }
         let (token, controlToken) = (try changed.mintToken(for: "samriv"), try without.mintToken(for: "samriv"))
         #expect(try changed.visibleFriends(of: sam, at: clock.current).count == without.visibleFriends(of: sam, at: clock.current).count,
