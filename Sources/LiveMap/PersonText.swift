@@ -18,7 +18,9 @@ public enum PersonText {
             throw .invalid(field: field, message: "must be \(length.lowerBound) to \(length.upperBound) characters and at most \(maxUTF8Bytes) "
                            + "bytes of UTF-8; got \(normal.count) characters, \(normal.utf8.count) bytes")
         }
-        guard !normal.allSatisfy(\.isWhitespace) else { throw .invalid(field: field, message: "must not be blank") }
+        guard normal.unicodeScalars.contains(where: Self.isVisible) else {
+            throw .invalid(field: field, message: "must not be blank: it needs a letter, digit, mark of punctuation or symbol that shows")
+        }
         for (offset, scalar) in normal.unicodeScalars.enumerated() {
             if let kind = refusal(scalar) {
                 let code = String(scalar.value, radix: 16, uppercase: true)
@@ -40,6 +42,23 @@ public enum PersonText {
         case .format: return properties.isBidiControl ? "a bidi control" : "an invisible format character"
         case .unassigned where properties.isNoncharacterCodePoint: return "a noncharacter"
         default: return nil
+        }
+    }
+
+    /// Scalars that draw as nothing though they are not spaces: Hangul fillers, the blank braille pattern, the
+    /// combining grapheme joiner.
+    static let invisible: Set<Unicode.Scalar> = ["\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}", "\u{2800}", "\u{034F}"]
+
+    /// Whether a scalar shows on its own: a letter, digit, punctuation or symbol, not one of `invisible`.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        guard !invisible.contains(scalar) else { return false }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .letterNumber,
+             .otherNumber, .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
         }
     }
 }

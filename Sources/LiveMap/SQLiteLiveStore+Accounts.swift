@@ -48,9 +48,10 @@ extension SQLiteLiveStore {
         }
     }
 
-    /// Deleted rows are overwritten (`secure_delete`), the person's id is taken out of other people's audiences
-    /// and of the change log (but for the removal notice, pruned with the log), and the write-ahead log is
-    /// truncated afterwards, so the file keeps no byte of theirs.
+    /// Deleted rows are overwritten (`secure_delete`), the person's id is taken out of the change log (but for the
+    /// removal notice, pruned with the log), and the write-ahead log is truncated afterwards, so the file keeps no
+    /// byte of theirs. Other people's audience lists keep the id as their owners wrote it, as they keep ids that
+    /// never existed: taking it out would tell them the account was deleted rather than blocking them.
     public func removePerson(_ id: PersonID) throws -> Bool {
         let removed: Bool = try write { database in
             guard let row = try database.query("SELECT row FROM people WHERE id = ?", [.text(id.rawValue)]).first?.first?.integer else { return false }
@@ -59,10 +60,6 @@ extension SQLiteLiveStore {
             try database.change("DELETE FROM blocks WHERE blocker_row = ?1 OR blocked_row = ?1", person)
             try database.change("DELETE FROM tokens WHERE person_row = ?1", person)
             try database.change("DELETE FROM snaps WHERE poster = ?1", name)
-            try database.change("""
-                UPDATE people SET audience_ids = trim(replace(',' || audience_ids || ',', ',' || ?1 || ',', ','), ',')
-                WHERE instr(',' || audience_ids || ',', ',' || ?1 || ',') > 0
-                """, name)
             try database.change("DELETE FROM changes WHERE instr('|' || message || '|', '|' || ?1 || '|') > 0", name)
             try database.change("DELETE FROM people WHERE row = ?1", person)
             try self.log(database, .change(.removed(id)))

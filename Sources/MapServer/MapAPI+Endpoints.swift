@@ -67,14 +67,18 @@ extension MapAPI {
     /// `http://` and the request's Host when it is a plain host name, else the loopback address.
     static func origin(_ host: String?) -> String { "http://" + (host.flatMap { StaticFiles.isHost($0) ? $0 : nil } ?? "127.0.0.1") }
 
-    /// The delivery-tracking snapshot and courier state.
+    /// The delivery-tracking snapshot (drawn on the render pool, off the server's threads, like every frame) and
+    /// courier state.
     func routes(_ request: HTTPRequest, _ parameters: RequestParameters) throws -> HTTPResponse {
         let (route, options) = try parameters.route(in: engine.routes)
         let progress = request.path.hasSuffix("state.json") ? try parameters.progress() : nil
         let inputs = [routeData, request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return try conditional(request, tag: EntityTag.of(inputs), cacheControl: "public, max-age=3600") {
             let frame = try engine.frame(route, options: options)
-            guard let progress else { return try Self.png(engine.renderTrackingMap(frame)) }
+            guard let progress else {
+                let engine = self.engine
+                return renders.answer { try Self.png(engine.renderTrackingMap(frame)) }
+            }
             return try Self.encoded(engine.courier(on: route, progress: progress, frame: frame), status: 200)
         }
     }

@@ -85,13 +85,13 @@ extension MapAPI {
     }
 
     /// A JSON answer whose ETag is the hash of its bytes.
-    func tagged<T: Encodable>(_ request: HTTPRequest, _ value: T, cacheControl: String) throws -> HTTPResponse {
-        try tagged(request, json: Self.jsonBytes(value), cacheControl: cacheControl)
+    func tagged<T: Encodable>(_ request: HTTPRequest, _ value: T, cacheControl: String, vary: String? = nil) throws -> HTTPResponse {
+        try tagged(request, json: Self.jsonBytes(value), cacheControl: cacheControl, vary: vary)
     }
 
-    /// JSON bytes tagged with their hash.
-    func tagged(_ request: HTTPRequest, json body: [UInt8], cacheControl: String) -> HTTPResponse {
-        conditional(request, tag: EntityTag.of(bytes: body), cacheControl: cacheControl) {
+    /// JSON bytes tagged with their hash; `vary` names the request header they depend on (for shared caches).
+    func tagged(_ request: HTTPRequest, json body: [UInt8], cacheControl: String, vary: String? = nil) -> HTTPResponse {
+        conditional(request, tag: EntityTag.of(bytes: body), cacheControl: cacheControl, vary: vary) {
             HTTPResponse(status: 200, contentType: "application/json", body: body)
         }
     }

@@ -110,11 +110,11 @@ public final class MapAPI: Sendable {
         if let health = try health(request.path) { return health }
         switch request.path {
         case "/tiles.json":
-            return try tagged(request, TileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl)
+            return try tagged(request, TileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl, vary: "Host")
         case "/vector.json":
-            return try tagged(request, VectorTileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl)
+            return try tagged(request, VectorTileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl, vary: "Host")
         case "/styles/snapmap.json":
-            return tagged(request, json: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true), cacheControl: "public, max-age=300")
+            return tagged(request, json: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true), cacheControl: "public, max-age=300", vary: "Host")
         case "/v1/route/frame.png", "/v1/route/state.json":
             return try routes(request, parameters)
         default:

@@ -36,8 +36,8 @@ extension RedisLiveStore {
         return owner
     }
 
-    /// Every key of the person goes, their id leaves the others' asks, blocks and audiences, and their Snaps leave
-    /// the hourly sets.
+    /// Every key of the person goes, their id leaves the others' asks and blocks, and their Snaps leave the hourly
+    /// sets. Audience lists keep the id as their owners wrote it (as on SQLite: see `SQLiteLiveStore.removePerson`).
     public func removePerson(_ id: PersonID) throws -> Bool {
         let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
                               ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)]])
@@ -54,7 +54,6 @@ extension RedisLiveStore {
         commands.append(["ZREM", RedisKeys.people, id.rawValue])
         try write(commands)
         try removeSnaps(of: id)
-        try removeFromAudiences(id)
         return true
     }
 
@@ -68,22 +67,5 @@ extension RedisLiveStore {
             return mine.isEmpty ? nil : ["SREM", RedisKeys.snaps(hour: hour)] + mine
         }
         if !commands.isEmpty { try write(commands) }
-    }
-
-    /// Takes the id out of every audience list that names it, a page of people at a time.
-    private func removeFromAudiences(_ id: PersonID) throws {
-        var after: PersonID?
-        while true {
-            let page = try people(after: after, limit: 1000)
-            guard let last = page.last else { return }
-            let lists = try read(page.map { ["HGET", RedisKeys.person($0.id), "audience_ids"] })
-            let commands: [[String]] = zip(page, lists).compactMap { person, list in
-                let ids = (list.text ?? "").split(separator: ",").map(String.init)
-                guard ids.contains(id.rawValue) else { return nil }
-                return ["HSET", RedisKeys.person(person.id), "audience_ids", ids.filter { $0 != id.rawValue }.joined(separator: ",")]
-            }
-            if !commands.isEmpty { try write(commands) }
-            after = last.id
-        }
     }
 }

@@ -79,7 +79,6 @@ struct AccountAndBlockTests {
         try live.requestFriend(sam, "quixote-z")
         try live.block(try PersonID("kim"), "quixote-z")
         _ = try live.mintToken(for: "quixote-z")
-        try live.setSharing(sam, ghost: "off", audience: (mode: "only", ids: ["quixote-z", "kim"]), now: Self.t0)
         try live.updateLocation(zelda, fix: LocationFix(lat: 40.7123, lon: -73.9611, accuracyMeters: 5, takenAt: Self.t0, place: "Secret Garden Spot"), now: Self.t0)
         try live.importSnaps([PublicSnap(person: zelda, coordinate: Coordinate(lat: 40.7123, lon: -73.9611), takenAt: Self.t0)], now: Self.t0)
         try live.removePerson("quixote-z")
@@ -90,6 +89,5 @@ struct AccountAndBlockTests {
         for needle in ["quixote-z", "Zelda Quixotic", "Secret Garden Spot"] {
             #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(needle) is still in the file")
         }
-        #expect(try live.sharing(of: sam).audience == .only([try PersonID("kim")]))
     }
 }

@@ -43,7 +43,8 @@ struct PersonTextTests {
 
     @Test func lengthsAndBlanksAreOneRuleForBothFields() {
         let zalgo = String(repeating: "e\u{0301}\u{0302}\u{0303}\u{0304}", count: 40)
-        for text in [String(repeating: "x", count: 65), zalgo, "   ", "\u{3000}"] {
+        let drawsNothing = ["\u{200D}", "\u{200C}\u{200D}", "\u{3164}", "\u{115F}", "\u{FFA0}", "\u{2800}", "\u{0301}\u{0302}", " \u{034F} "]
+        for text in [String(repeating: "x", count: 65), zalgo, "   ", "\u{3000}"] + drawsNothing {
             let name = Self.error { _ = try Person(id: PersonID("mallory"), name: text, color: "#112233") }
             let place = Self.error { _ = try Self.fix(place: text) }
             #expect(name?.field == "name" && place?.field == "place", "\(text.debugDescription)")
@@ -52,6 +53,9 @@ struct PersonTextTests {
         #expect(Self.error { _ = try Person(id: PersonID("mallory"), name: "", color: "#112233") }?.description.contains("1 to 64 characters") == true)
         #expect(zalgo.count == 40 && zalgo.utf8.count > PersonText.maxUTF8Bytes, "short in characters, long in bytes")
         #expect(throws: Never.self) { _ = try Person(id: PersonID("max"), name: String(repeating: "x", count: 64), color: "#112233") }
+        for shown in ["👍", "Zoë", "李", "٣", "!"] {
+            #expect(throws: Never.self) { _ = try Person(id: PersonID("shown"), name: shown, color: "#112233") }
+        }
     }
 
     @Test func whatTheRuleAllowsIsKeptInNFCInBothFields() throws {

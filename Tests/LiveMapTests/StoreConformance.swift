@@ -122,7 +122,8 @@ enum StoreConformance {
         #expect(try store.removePerson(cat) && !store.removePerson(cat))
         #expect(try store.person(cat) == nil && store.fix(of: cat) == nil && store.sharing(of: cat) == nil)
         #expect(try store.tokenOwner(hash: "cat-phone") == nil && !store.blocked(between: ann, and: cat))
-        #expect(try store.sharing(of: bob)?.audience == .only([ann]), "the removed id leaves others' audiences")
+        #expect(try store.sharing(of: bob)?.audience == .only([ann, cat]),
+                "others' audiences keep the id as written, as they keep one that never existed (a removal is not told apart from a block)")
         #expect(try store.snaps(since: t0.addingTimeInterval(-60)).allSatisfy { $0.person != cat })
         #expect(try store.standing(of: cat, for: ann) == nil && store.related(to: ann) == [bob])
         #expect(try store.addPerson(person("cat", "A New Cat"), settings: .newPerson), "the id is free again")
