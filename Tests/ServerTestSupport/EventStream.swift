@@ -15,15 +15,18 @@ public final class EventStream: @unchecked Sendable {
         process.arguments = ["-sN", "--max-time", "60", "-H", "Authorization: Bearer \(token)", server.base.absoluteString + "/v1/me/events"]
         process.standardOutput = output
         try process.run()
-        let handle = output.fileHandleForReading
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        // Plain read(2), retried when a signal interrupts it: only curl closing its output (the stream's end) reads 0.
         Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let chunk = handle.availableData
+                let count = Glibc.read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
                 condition.lock()
-                if chunk.isEmpty { ended = true } else { text += String(decoding: chunk, as: UTF8.self) }
+                if count > 0 { text += String(decoding: buffer[..<count], as: UTF8.self) } else { ended = true }
                 condition.broadcast()
                 condition.unlock()
-                if chunk.isEmpty { return }
+                if count <= 0 { return }
             }
         }
     }
