@@ -42,6 +42,21 @@ public final class ByteBudgetCache<Key: Hashable & Sendable, Value>: @unchecked 
         return nodes.count
     }
 
+    /// Forgets everything held (what was drawn from data that has since gone).
+    public func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        var node = oldest
+        while let current = node {
+            node = current.newer
+            current.newer = nil
+        }
+        nodes = [:]
+        oldest = nil
+        newest = nil
+        used = 0
+    }
+
     public func value(_ key: Key) -> Value? {
         lock.lock()
         defer { lock.unlock() }

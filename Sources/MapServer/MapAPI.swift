@@ -53,6 +53,19 @@ public final class MapAPI: Sendable {
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine, live: live, clock: clock)
+        let (tiles, sharedLayers, glow) = (self.tiles, self.sharedLayers, engine.glow)
+        live.observe { change in
+            guard case .removed = change else { return }
+            // A deleted account's Snaps leave the glow at the next epoch: then the drawn tiles and layers that held
+            // them go too (again a moment later, for a render of the old epoch that finished meanwhile).
+            let next = glow.settings.start(of: glow.settings.epoch(of: clock()) + 1).timeIntervalSince(clock())
+            for delay in [next + 0.05, next + 2] {
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, delay)) {
+                    tiles.removeAll()
+                    sharedLayers?.removeAll()
+                }
+            }
+        }
         baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
         let routeFiles = [engine.paths.trackingStyleFile, engine.paths.dataDirectory.appendingPathComponent(RouteCatalog.file)]
         routeData = EntityTag.of([Self.code, baseMapData] + routeFiles.map(Self.fingerprint))

@@ -93,5 +93,9 @@ struct SharedLayerTests {
         #expect(cache.value(6) == nil && cache.value(5) != nil, "5 was used more recently than 6")
         cache.store([2], for: 11, cost: 300)
         #expect(cache.value(11) == nil, "more than a quarter of the budget is not kept")
+        cache.removeAll()
+        #expect(cache.bytes == 0 && cache.count == 0 && cache.value(5) == nil, "forgotten whole")
+        cache.store([3], for: 12, cost: 100)
+        #expect(cache.value(12) == [3] && cache.bytes == 100, "and usable again")
     }
 }
