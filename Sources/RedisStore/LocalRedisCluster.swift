@@ -108,6 +108,18 @@ public final class LocalRedisCluster: @unchecked Sendable {
         }
     }
 
+    /// Every master has a replica online that acknowledged it within the last second, so writes, which need one
+    /// (`min-replicas-to-write`), are taken (a replica just synced has not acknowledged yet).
+    public func waitForGoodReplicas() throws {
+        try waitFor("a replica acknowledging each master") {
+            self.ports.allSatisfy { port in
+                guard let replication = try? RedisConnection(host: "127.0.0.1", port: port).command(["INFO", "replication"]).text else { return false }
+                guard replication.contains("role:master") else { return true }
+                return replication.split(whereSeparator: \.isNewline).contains { $0.contains("state=online") && ($0.hasSuffix("lag=0") || $0.hasSuffix("lag=1")) }
+            }
+        }
+    }
+
     /// Empties every master (for a suite that needs an empty store).
     public func flush() throws {
         for port in ports {

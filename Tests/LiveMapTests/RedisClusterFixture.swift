@@ -2,5 +2,9 @@ import RedisStore
 
 /// The cluster the Redis tests share, started on first use and stopped when the test process ends.
 enum RedisClusterFixture {
-    static let shared = Result { try LocalRedisCluster() }
+    static let shared = Result { () throws -> LocalRedisCluster in
+        let cluster = try LocalRedisCluster()
+        try cluster.waitForGoodReplicas()
+        return cluster
+    }
 }

@@ -50,6 +50,8 @@ def main():
                                                          y * size["height"] / 852 - size["height"] / 2).click().perform()
         WebDriverWait(driver, TIMEOUT).until(lambda d: "open" in d.find_element(By.ID, "card").get_attribute("class"))
         WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+        # The card opens before its selected layout has come back and filled it: wait for the name, not the class.
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.find_element(By.ID, "card-name").text != "")
         name = driver.find_element(By.ID, "card-name").text
         seen = driver.find_element(By.ID, "card-seen").text
         driver.save_screenshot(screenshot)
