@@ -1,5 +1,7 @@
 import Foundation
 import GeoCore
+import MapScene
+import PinDrawing
 import PinLayout
 
 /// What a frame is drawn from, for its ETag: all of it and nothing else, so that the tag changes exactly when the

@@ -1,4 +1,6 @@
 import Foundation
+import MapScene
+import PinDrawing
 import VectorTiles
 
 extension MapEngine {

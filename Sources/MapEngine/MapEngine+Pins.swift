@@ -1,5 +1,7 @@
 import Foundation
 import GeoCore
+import MapScene
+import PinDrawing
 import PinLayout
 import Raster
 
@@ -92,27 +94,5 @@ extension MapEngine {
             }
             return subjectsByID[id].map { engine.labelText([$0], now: now, short: layout.pin(id)?.labelShort == true) } ?? (id, "")
         }
-    }
-}
-
-/// Avatar images (PNG files under the data directory), decoded once; a missing or broken file draws initials.
-final class AvatarCache: @unchecked Sendable {
-    private let dataDirectory: URL
-    private let lock = NSLock()
-    private var images: [String: Image?] = [:]
-
-    init(dataDirectory: URL) {
-        self.dataDirectory = dataDirectory
-    }
-
-    func image(_ path: String) -> Image? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = images[path] { return known }
-        let root = dataDirectory.standardizedFileURL.path
-        let url = dataDirectory.appendingPathComponent(path).standardizedFileURL
-        let image = url.path.hasPrefix(root + "/") ? (try? Data(contentsOf: url)).flatMap { try? PNGCodec.decode([UInt8]($0)) } : nil
-        images[path] = image
-        return image
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import GeoCore
+import MapScene
+import PinDrawing
 import PinLayout
 import Raster
 

@@ -2,6 +2,8 @@ import BaseMap
 import Foundation
 import GeoCore
 import HeatMap
+import MapScene
+import PinDrawing
 import PinLayout
 import Raster
 import VectorTiles
@@ -48,12 +50,6 @@ public final class MapEngine: Sendable {
     /// The fingerprints of the glow's points that reach a view, by view and glow snapshot (so the points are not
     /// gathered for every frame).
     let glowPrints = ByteBudgetCache<String, String>(budget: 1024)
-    /// The delivery-tracking client's routes and its muted map, loaded on first use by the commands and requests
-    /// that need them.
-    private let loadedRoutes: LoadedOnUse<RouteCatalog>
-    private let loadedTrackingMap: LoadedOnUse<BaseMapRenderer>
-    public var routes: RouteCatalog { get throws { try loadedRoutes.value() } }
-    public var trackingMap: BaseMapRenderer { get throws { try loadedTrackingMap.value() } }
     /// The base map as Mapbox Vector Tiles.
     public let vectorTiles: VectorTileMaker
 
@@ -74,8 +70,6 @@ public final class MapEngine: Sendable {
         pinLook = try PinLook.parse(styleData, file: styleFile)
         cardLook = try CardLook.parse(styleData, file: styleFile)
         styleSections = try StyleSections(styleData, file: styleFile)
-        loadedRoutes = LoadedOnUse { try RouteCatalog.load(dataDirectory: paths.dataDirectory) }
-        loadedTrackingMap = LoadedOnUse { BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont) }
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)
         heatStyle = try HeatStyle.parse(styleData, file: styleFile)
         glow = SnapAggregate(settings: .init(halfLifeHours: heatStyle.halfLifeHours, minimumPosters: heatStyle.minimumPosters,
@@ -227,5 +221,10 @@ public final class MapEngine: Sendable {
         guard Self.tileSizes.contains(tileSize) else { throw GeoError.invalid(field: "tileSize", reason: "must be 256 or 512, got \(tileSize)") }
         guard Self.tileScales.contains(scale) else { throw GeoError.invalid(field: "scale", reason: "must be 1 or 2, got \(scale)") }
         return try baseMap.render(MapView(tile: tile, tileSize: tileSize, scale: scale))
+    }
+
+    /// An XYZ tile (as `renderTile`) encoded as PNG.
+    public func tilePNG(_ tile: TileID, tileSize: Int = 256, scale: Double = 1) throws -> [UInt8] {
+        try PNGCodec.encode(renderTile(tile, tileSize: tileSize, scale: scale))
     }
 }

@@ -1,8 +1,11 @@
+import DeliveryTracking
 import Foundation
 import GeoCore
 import MapEngine
+import MapRequest
 import PinLayout
 import Raster
+import TileExport
 
 /// `/tiles/{z}/{x}/{y}.png`, `…@2x.png`, `/tiles/{z}/{x}/{y}.mvt` and `/heat/{z}/{x}/{y}.png`.
 struct TilePath {
@@ -70,16 +73,16 @@ extension MapAPI {
     /// The delivery-tracking snapshot (drawn on the render pool, off the server's threads, like every frame) and
     /// courier state.
     func routes(_ request: HTTPRequest, _ parameters: RequestParameters) throws -> HTTPResponse {
-        let (route, options) = try parameters.route(in: engine.routes)
+        let (route, options) = try parameters.route(in: tracker.routes)
         let progress = request.path.hasSuffix("state.json") ? try parameters.progress() : nil
         let inputs = [routeData, request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return try conditional(request, tag: EntityTag.of(inputs), cacheControl: "public, max-age=3600") {
-            let frame = try engine.frame(route, options: options)
+            let frame = try tracker.frame(route, options: options)
             guard let progress else {
-                let engine = self.engine
-                return renders.answer { try Self.png(engine.renderTrackingMap(frame)) }
+                let tracker = self.tracker
+                return renders.answer { try Self.png(tracker.renderTrackingMap(frame)) }
             }
-            return try Self.encoded(engine.courier(on: route, progress: progress, frame: frame), status: 200)
+            return try Self.encoded(tracker.courier(on: route, progress: progress, frame: frame), status: 200)
         }
     }
 }

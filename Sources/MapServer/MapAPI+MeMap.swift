@@ -2,6 +2,8 @@ import Foundation
 import GeoCore
 import LiveMap
 import MapEngine
+import MapRequest
+import MapScene
 import PinLayout
 import Raster
 
@@ -12,7 +14,7 @@ extension MapAPI {
     func map(_ me: PersonID, _ request: HTTPRequest, answer: String) throws -> HTTPResponse {
         let parameters = RequestParameters(request.query)
         let clockNow = clock()
-        let friends = try engine.friends(of: me, at: clockNow, live: live)
+        let friends = try live.friends(of: me, at: clockNow)
         let now = Date(timeIntervalSince1970: (clockNow.timeIntervalSince1970 / 60).rounded(.down) * 60)
         let viewport = try parameters.viewport(scene: engine.scene)
         let selected = try parameters.selected(among: friends)

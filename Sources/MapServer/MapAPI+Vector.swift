@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapEngine
+import TileExport
 import VectorTiles
 
 extension MapAPI {

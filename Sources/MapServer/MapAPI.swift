@@ -1,7 +1,10 @@
+import DeliveryTracking
 import Foundation
 import GeoCore
 import LiveMap
 import MapEngine
+import MapRequest
+import MapScene
 import PinLayout
 import Raster
 
@@ -18,6 +21,8 @@ public final class MapAPI: Sendable {
     static let locationRate = (rate: 10.0, burst: 20.0)
 
     let engine: MapEngine
+    /// The delivery-tracking map, drawn from the engine's base map data.
+    let tracker: DeliveryTracker
     let live: LiveMapService
     let events: EventHub
     let files: StaticFiles
@@ -47,12 +52,13 @@ public final class MapAPI: Sendable {
         self.allowedHosts = allowedHosts
         sharedLayers = sharesLayers ? SharedLayers(budget: MapEngine.sharedLayerBudget) : nil
         self.engine = engine
+        tracker = DeliveryTracker(engine: engine)
         self.live = live
         self.clock = clock
         events = EventHub(live: live, clock: clock)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
-        try LiveGlow.connect(engine, live: live, clock: clock)
+        try LiveGlow.connect(engine.glow, live: live, clock: clock)
         let (tiles, sharedLayers, glow) = (self.tiles, self.sharedLayers, engine.glow)
         live.observe { change in
             guard case .removed = change else { return }

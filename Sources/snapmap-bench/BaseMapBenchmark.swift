@@ -2,7 +2,9 @@ import BaseMap
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 import Raster
+import TileExport
 
 /// The base map against Mapnik (`../shared/bench/mapnik_render.py`) in the same run: the Williamsburg frame,
 /// the Williamsburg pyramid z12–16, and whole processes; plus the base map's load time cold and warm.
@@ -30,7 +32,7 @@ enum BaseMapBenchmark {
         let cover = try TileCover(bounds: GeoBoundingBox(parsing: box, field: "bbox"), zooms: 12...16)
         let pyramid = try BenchmarkClock.best(of: 3) {
             let directory = scratch.appendingPathComponent("tiles-\(UUID().uuidString)")
-            try PyramidExporter(engine: engine).export(TilePyramid(cover: cover), to: DirectoryTileSink(directory: directory))
+            try PyramidExporter { try engine.tilePNG($0) }.export(TilePyramid(cover: cover), to: DirectoryTileSink(directory: directory))
         }
 
         let ours = try BenchmarkClock.best(of: 5) {

@@ -3,6 +3,7 @@ import GeoCore
 import HeatMap
 import LiveMap
 import MapEngine
+import MapScene
 import Raster
 
 /// Where a per-viewer Williamsburg frame's time goes, stage by stage (best of 5 each): the shared layers (base and

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import HeatMap
 import MapEngine
+import MapScene
 import Raster
 
 /// The live glow: Snaps into the aggregate a second (in process), and a heat tile re-rendered after one new

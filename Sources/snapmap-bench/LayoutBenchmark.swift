@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 import PinLayout
 
 /// Pin layout for the scene's 8 friends, 10,000 and 100,000 synthetic pins, and a million hit tests against

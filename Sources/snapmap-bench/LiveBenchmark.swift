@@ -1,5 +1,6 @@
 import Foundation
 import MapEngine
+import MapScene
 
 /// The live backend under load, against `snapmap serve` (release) on a store of 100,000 people with about 100
 /// friends each: acknowledged, durable location updates a second from many people, `/v1/me/layout.json` for many

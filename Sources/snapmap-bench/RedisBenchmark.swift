@@ -1,6 +1,7 @@
 import Foundation
 import LiveMap
 import MapEngine
+import MapScene
 import RedisStore
 
 /// The live store beyond one machine: a 3-master, 3-replica Redis Cluster started here, a world of 20,000 people

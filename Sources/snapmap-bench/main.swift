@@ -1,5 +1,6 @@
 import Foundation
 import MapEngine
+import Raster
 
 /// `make bench`: each benchmark prints its figure as a ratio against an anchor measured in the same run; one that fails
 /// prints its error and the others still run (the exit status then says one failed).

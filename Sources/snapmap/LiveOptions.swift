@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import LiveMap
 import MapEngine
+import MapScene
 import RedisStore
 
 /// The options of commands that read or change the live store: where it is, whose view, and the clock.
@@ -74,7 +75,7 @@ enum LiveOptions {
         let now = try options.request.clock(scene: engine.scene, default: Date())
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
-        try LiveGlow.connect(engine, live: live, clock: { now })
-        return (viewer, now, try engine.friends(of: viewer, at: now, live: live), try live.ownFix(of: viewer, at: now)?.coordinate)
+        try LiveGlow.connect(engine.glow, live: live, clock: { now })
+        return (viewer, now, try live.friends(of: viewer, at: now), try live.ownFix(of: viewer, at: now)?.coordinate)
     }
 }

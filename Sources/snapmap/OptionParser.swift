@@ -1,5 +1,6 @@
 import Foundation
 import MapEngine
+import MapRequest
 
 /// One option a command accepts: `--name VALUE`, or a flag without a value.
 struct OptionSpec: Sendable {

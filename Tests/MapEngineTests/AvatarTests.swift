@@ -2,6 +2,8 @@ import Foundation
 import Raster
 import Testing
 @testable import MapEngine
+@testable import MapScene
+@testable import PinDrawing
 
 /// Cartoon avatars drawn from each person's look: the colours where a head and shoulders has them, the same
 /// pixels every time, Sam as the app's fixture describes him, and the style's choice of badge or standing figure.

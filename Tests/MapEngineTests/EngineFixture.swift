@@ -1,6 +1,7 @@
 import Foundation
 import LiveMap
 import MapEngine
+import MapScene
 
 /// One engine for the tests, loaded from the committed data (the base map imported on first use).
 enum EngineFixture {
@@ -21,12 +22,12 @@ enum LiveFixture {
         let store = try SQLiteLiveStore(path: EngineFixture.temporaryURL("live.db").path)
         try DemoSeed.seed(store, scene: engine.scene, snapsFile: engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile))
         let live = LiveMapService(store: store)
-        try LiveGlow.connect(engine, live: live, clock: { engine.scene.capturedAt })
+        try LiveGlow.connect(engine.glow, live: live, clock: { engine.scene.capturedAt })
         return live
     }
 
     static func samsFriends() throws -> [Friend] {
         let engine = try EngineFixture.engine.get()
-        return try engine.friends(of: DemoSeed.viewerID(engine.scene), at: engine.scene.capturedAt, live: service.get())
+        return try service.get().friends(of: DemoSeed.viewerID(engine.scene), at: engine.scene.capturedAt)
     }
 }

@@ -3,6 +3,7 @@ import GeoCore
 import Raster
 import Testing
 @testable import MapEngine
+@testable import MapScene
 
 /// Frames drawn on kept canvases: a viewer's frame never carries a pixel of the frame the canvas held before
 /// (another viewer's friends), whichever viewport and pins came before it.

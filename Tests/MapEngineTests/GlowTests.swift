@@ -5,6 +5,7 @@ import LiveMap
 import Raster
 import Testing
 @testable import MapEngine
+@testable import MapScene
 
 /// The live glow in the engine, on an engine of its own (its glow starts empty).
 @Suite("The live glow", .serialized)

@@ -4,6 +4,7 @@ import HeatMap
 import Raster
 import Testing
 @testable import MapEngine
+@testable import MapScene
 
 @Suite("The glow in the engine")
 struct HeatLayerTests {

@@ -4,6 +4,7 @@ import LiveMap
 import PinLayout
 import Testing
 @testable import MapEngine
+@testable import MapScene
 
 /// A random world built through the service, checked viewer by viewer against a model of the privacy rule
 /// written here, independently of `VisibilityRule`: layouts, taps and zooms show exactly whom the model allows.
@@ -83,7 +84,7 @@ struct PrivacyModelTests {
         for t in times {
             let now = t0.addingTimeInterval(t)
             for viewer in ids {
-                let friends = try engine.friends(of: PersonID(viewer), at: now, live: live)
+                let friends = try live.friends(of: PersonID(viewer), at: now)
                 let expected = Set(ids.filter { model.sees(viewer, $0, at: t) })
                 #expect(Set(friends.map(\.id)) == expected, "\(viewer) at +\(t / 3600) h")
                 seenSomeone += expected.isEmpty ? 0 : 1

@@ -1,8 +1,9 @@
 import Foundation
 import GeoCore
-import SQLiteKit
 import Raster
+import SQLiteKit
 import Testing
+import TileExport
 @testable import MapEngine
 
 @Suite("Tile pyramids, MBTiles and shards")
@@ -19,7 +20,7 @@ struct PyramidTests {
         defer { try? FileManager.default.removeItem(at: url) }
         let file = try MBTilesFile(path: url.path, metadata: .init(name: "williamsburg", bounds: box, zooms: 12...14))
         let plan = try pyramid(12...14)
-        #expect(try PyramidExporter(engine: engine).export(plan, to: file) == plan.tiles.count)
+        #expect(try PyramidExporter { try engine.tilePNG($0) }.export(plan, to: file) == plan.tiles.count)
 
         let database = try SQLiteDatabase(path: url.path)
         let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].text }
@@ -46,7 +47,7 @@ struct PyramidTests {
         let batchSize = 4
         #expect(plan.tiles.count > 2 * batchSize, "the plan spans several batches")
         var batches = 0
-        let exporter = PyramidExporter(engine: engine, batchSize: batchSize)
+        let exporter = PyramidExporter(batchSize: batchSize) { try engine.tilePNG($0) }
         let first = try exporter.export(plan, to: MBTilesFile(path: url.path, metadata: .init(name: "w", bounds: box, zooms: 12...15)),
                                         shouldStop: { defer { batches += 1 }; return batches >= 2 })
         #expect(first == 2 * batchSize)
@@ -71,7 +72,7 @@ struct PyramidTests {
             seen.formUnion(shard.tiles)
             let url = EngineFixture.temporaryURL("part\(index).mbtiles")
             parts.append(url.path)
-            try PyramidExporter(engine: engine).export(shard, to: MBTilesFile(path: url.path, metadata: .init(name: "w", bounds: box, zooms: 12...14)))
+            try PyramidExporter { try engine.tilePNG($0) }.export(shard, to: MBTilesFile(path: url.path, metadata: .init(name: "w", bounds: box, zooms: 12...14)))
         }
         #expect(seen == Set(whole.tiles))
         let merged = EngineFixture.temporaryURL("merged.mbtiles")
@@ -88,7 +89,7 @@ struct PyramidTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let plan = try pyramid(13...13)
         let sink = try DirectoryTileSink(directory: directory)
-        try PyramidExporter(engine: engine).export(plan, to: sink)
+        try PyramidExporter { try engine.tilePNG($0) }.export(plan, to: sink)
         #expect(try sink.existingTiles() == Set(plan.tiles))
         let tile = try #require(plan.tiles.first)
         let bytes = try Data(contentsOf: sink.url(for: tile))
@@ -107,9 +108,9 @@ struct PyramidTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let plan = try pyramid(13...13)
         let sink = try DirectoryTileSink(directory: directory)
-        #expect(try PyramidExporter(engine: engine).export(plan, to: sink) == plan.tiles.count)
-        #expect(throws: TileSettingsMismatch.self) { try PyramidExporter(engine: engine, scale: 2).export(plan, to: sink) }
-        #expect(try PyramidExporter(engine: engine, scale: 2).export(plan, to: sink, restart: true) == plan.tiles.count)
+        #expect(try PyramidExporter { try engine.tilePNG($0) }.export(plan, to: sink) == plan.tiles.count)
+        #expect(throws: TileSettingsMismatch.self) { try PyramidExporter(scale: 2) { try engine.tilePNG($0, scale: 2) }.export(plan, to: sink) }
+        #expect(try PyramidExporter(scale: 2) { try engine.tilePNG($0, scale: 2) }.export(plan, to: sink, restart: true) == plan.tiles.count)
         let tile = try PNGCodec.decode([UInt8](Data(contentsOf: sink.url(for: plan.tiles[0]))))
         #expect(tile.width == 512, "the restart rendered @2x tiles")
         let leftover = URL(fileURLWithPath: sink.url(for: plan.tiles[0]).path + ".partial")
@@ -117,7 +118,7 @@ struct PyramidTests {
         #expect(try sink.existingTiles().count == plan.tiles.count)
         #expect(!FileManager.default.fileExists(atPath: leftover.path), "a killed export's partial file is cleaned up")
         let mbtiles = try MBTilesFile(path: directory.appendingPathComponent("t.mbtiles").path, metadata: nil)
-        try PyramidExporter(engine: engine).export(plan, to: mbtiles)
-        #expect(throws: TileSettingsMismatch.self) { try PyramidExporter(engine: engine, tileSize: 512).export(plan, to: mbtiles) }
+        try PyramidExporter { try engine.tilePNG($0) }.export(plan, to: mbtiles)
+        #expect(throws: TileSettingsMismatch.self) { try PyramidExporter(tileSize: 512) { try engine.tilePNG($0, tileSize: 512) }.export(plan, to: mbtiles) }
     }
 }

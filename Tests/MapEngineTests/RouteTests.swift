@@ -1,23 +1,25 @@
+import DeliveryTracking
 import Foundation
 import GeoCore
+import MapRequest
 import Raster
 import Testing
 @testable import MapEngine
 
 @Suite("Delivery-tracking route frames")
 struct RouteTests {
-    private func routes() throws -> (MapEngine, [DeliveryRoute]) {
-        let engine = try EngineFixture.engine.get()
-        let catalog = try engine.routes
-        return (engine, [try catalog.route(named: "lucias"), try catalog.route(named: "sakura"),
+    private func routes() throws -> (DeliveryTracker, [DeliveryRoute]) {
+        let tracker = DeliveryTracker(engine: try EngineFixture.engine.get())
+        let catalog = try tracker.routes
+        return (tracker, [try catalog.route(named: "lucias"), try catalog.route(named: "sakura"),
                          try catalog.route(named: "arc:40.6790,-73.9770"), try catalog.route(named: "lucias").last(250)])
     }
 
     @Test func everyPointLiesInsideTheMarginsTouchingThemOnTheTighterAxis() throws {
-        let (engine, all) = try routes()
+        let (tracker, all) = try routes()
         for route in all {
             for options in [try RouteFrameOptions(), try RouteFrameOptions(sheet: 0.3, margin: 50), try RouteFrameOptions(size: ScreenSize(width: 600, height: 400), scale: 2)] {
-                let frame = try engine.frame(route, options: options)
+                let frame = try tracker.frame(route, options: options)
                 let room = frame.freeRect.inset(by: EdgeInsets(all: options.margin))
                 #expect(abs(frame.freeRect.height - (options.size.height * (1 - options.sheet) - RouteFrameOptions.statusBar)) <= 0.5)
                 #expect(frame.freeRect.minY == RouteFrameOptions.statusBar, "nothing goes under the status bar")
@@ -37,22 +39,22 @@ struct RouteTests {
     }
 
     @Test func equalTimeStepsCoverEqualGeodesicDistances() throws {
-        let (engine, all) = try routes()
+        let (tracker, all) = try routes()
         for route in all {
-            let frame = try engine.frame(route, options: try RouteFrameOptions())
+            let frame = try tracker.frame(route, options: try RouteFrameOptions())
             let steps = 40
             var previousDriven = 0.0
             for step in 1...steps {
-                let state = try engine.courier(on: route, progress: Double(step) / Double(steps), frame: frame)
+                let state = try tracker.courier(on: route, progress: Double(step) / Double(steps), frame: frame)
                 let remaining = state.remaining.count >= 2 ? try Polyline(state.remaining).length : 0
                 let driven = route.length - remaining
                 #expect(abs(driven - previousDriven - route.length / Double(steps)) <= 0.5, "\(route.name) step \(step)")
                 #expect(abs(remaining + state.drivenMeters - route.length) <= 0.5, "remaining plus driven is the route")
                 previousDriven = driven
             }
-            let end = try engine.courier(on: route, progress: 1, frame: frame)
+            let end = try tracker.courier(on: route, progress: 1, frame: frame)
             #expect(end.arrived && end.coordinate == route.coordinates.last && abs(end.screenPoint.x - frame.home.x) < 1e-9)
-            #expect(!(try engine.courier(on: route, progress: 0.99, frame: frame)).arrived)
+            #expect(!(try tracker.courier(on: route, progress: 0.99, frame: frame)).arrived)
         }
     }
 
@@ -66,22 +68,22 @@ struct RouteTests {
             #expect(Geodesic.wgs84.distance(start, last.coordinates[0]) < 0.01)
             #expect(last.storeCoordinate == route.coordinates[0], "the last stretch still knows where the store is")
         }
-        let options = try RequestParameters(["route": "lucias", "last-meters": "250"]).route(in: try EngineFixture.engine.get().routes).1
+        let options = try RequestParameters(["route": "lucias", "last-meters": "250"]).route(in: DeliveryTracker(engine: try EngineFixture.engine.get()).routes).1
         #expect(options.margin == RouteFrameOptions.lastStretchMargin, "the last stretch gets the app's 50 pt by default")
-        #expect(try RequestParameters(["route": "lucias"]).route(in: try EngineFixture.engine.get().routes).1.margin == RouteFrameOptions.routeMargin)
+        #expect(try RequestParameters(["route": "lucias"]).route(in: DeliveryTracker(engine: try EngineFixture.engine.get()).routes).1.margin == RouteFrameOptions.routeMargin)
     }
 
     @Test func snapshotsRepeatByteForByte() throws {
-        let engine = try EngineFixture.engine.get()
-        let frame = try engine.frame(try engine.routes.route(named: "lucias").last(250), options: RouteFrameOptions(scale: 1, margin: 50))
-        #expect(try PNGCodec.encode(engine.renderTrackingMap(frame)) == PNGCodec.encode(engine.renderTrackingMap(frame)))
+        let tracker = DeliveryTracker(engine: try EngineFixture.engine.get())
+        let frame = try tracker.frame(try tracker.routes.route(named: "lucias").last(250), options: RouteFrameOptions(scale: 1, margin: 50))
+        #expect(try PNGCodec.encode(tracker.renderTrackingMap(frame)) == PNGCodec.encode(tracker.renderTrackingMap(frame)))
     }
 
     @Test func badRouteRequestsAreClearErrors() throws {
-        let engine = try EngineFixture.engine.get()
-        let lucias = try engine.routes.route(named: "lucias")
-        #expect { try engine.routes.route(named: "pizza-palace") } throws: { "\($0)".contains("lucias, sakura") }
-        #expect(throws: GeoError.self) { try engine.courier(on: lucias, progress: 1.5, frame: engine.frame(lucias, options: RouteFrameOptions())) }
+        let tracker = DeliveryTracker(engine: try EngineFixture.engine.get())
+        let lucias = try tracker.routes.route(named: "lucias")
+        #expect { try tracker.routes.route(named: "pizza-palace") } throws: { "\($0)".contains("lucias, sakura") }
+        #expect(throws: GeoError.self) { try tracker.courier(on: lucias, progress: 1.5, frame: tracker.frame(lucias, options: RouteFrameOptions())) }
         #expect(throws: GeoError.outOfRange(field: "sheet", value: 0.95, allowed: RouteFrameOptions.sheetRange)) { try RouteFrameOptions(sheet: 0.95) }
         #expect(throws: GeoError.self) { try lucias.last(100_000) }
     }

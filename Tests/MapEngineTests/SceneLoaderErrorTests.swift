@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MapEngine
+@testable import MapScene
 
 @Suite("Fixture errors name the file and the field")
 struct SceneLoaderErrorTests {

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import Testing
 @testable import MapEngine
+@testable import MapScene
 
 @Suite("Williamsburg scene fixtures")
 struct SceneLoaderTests {

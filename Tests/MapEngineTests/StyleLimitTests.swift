@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MapEngine
+@testable import PinDrawing
 
 @Suite("Style values that would trap")
 struct StyleLimitTests {

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import MapServer
-@testable import MapEngine
 import GeoCore
 import LiveMap
+import Testing
+@testable import MapEngine
+@testable import MapScene
+@testable import MapServer
 
 @Suite("Compact JSON")
 struct CompactJSONTests {

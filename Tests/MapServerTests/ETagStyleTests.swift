@@ -1,5 +1,6 @@
 import Foundation
 import MapEngine
+import MapScene
 import Testing
 
 /// ETags cover the style: a server started on a copy of the data with one thing in its style files changed (the

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import LiveMap
 import MapEngine
+import MapScene
 import MapServer
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
 import LiveMap
-import MapServer
 import MapEngine
+import MapScene
+import MapServer
 
 /// A clock a test sets: the server's clock for an `InProcessMap`.
 final class TestClock: @unchecked Sendable {

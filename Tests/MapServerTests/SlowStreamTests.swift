@@ -1,6 +1,7 @@
 import Foundation
 import LiveMap
 import MapEngine
+import MapScene
 import MapServer
 import ServerTestSupport
 import Testing

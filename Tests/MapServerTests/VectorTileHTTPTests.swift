@@ -1,9 +1,10 @@
 import Foundation
+import FoundationNetworking
 import MapEngine
+import MapScene
 import ServerTestSupport
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// Vector tiles, their TileJSON, the MapLibre style and page over HTTP. Requests go through curl, which (unlike

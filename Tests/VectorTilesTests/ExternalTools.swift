@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 
 /// The engine, the tools the set-up installs (GDAL's ogrinfo, the virtual environment's python with
 /// mapbox-vector-tile and Shapely) and a place to write tiles, for the vector tile tests.

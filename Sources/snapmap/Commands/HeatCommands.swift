@@ -4,6 +4,7 @@ import GeoCore
 import HeatMap
 import LiveMap
 import MapEngine
+import MapScene
 import Raster
 
 /// `snapmap generate-activity`: writes the demo's public Snaps from the hotspots file, deterministically.

@@ -1,6 +1,7 @@
 import BaseMap
 import Foundation
 import MapEngine
+import MapScene
 
 /// `snapmap import-basemap`: builds `Data/basemap/basemap.bin` from the NYC sources (part of the set-up).
 let importBaseMapCommand = Command(

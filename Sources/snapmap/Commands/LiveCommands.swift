@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import LiveMap
 import MapEngine
+import MapScene
 
 /// `snapmap users add|list|token|revoke|remove`: the operator's view of people and their sign-in tokens.
 let usersCommand = Command(

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 import PinLayout
 
 /// `snapmap layout`: where every pin and label goes, as JSON.

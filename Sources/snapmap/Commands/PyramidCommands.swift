@@ -1,6 +1,8 @@
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
+import TileExport
 
 /// `snapmap tiles`: a pyramid of XYZ tiles into a directory or an MBTiles file.
 let tilesCommand = Command(
@@ -35,13 +37,18 @@ let tilesCommand = Command(
         ? try MBTilesFile(path: out, metadata: .init(name: options.value("name") ?? "snapmap", bounds: box, zooms: cover.zooms, format: format,
                                                      vectorLayers: format == .mvt ? engine.vectorTiles.layers : []))
         : try DirectoryTileSink(directory: URL(fileURLWithPath: out), format: format)
+    let tile: @Sendable (TileID) throws -> [UInt8] = if format == .png {
+        { try engine.tilePNG($0, tileSize: tileSize, scale: scale) }
+    } else {
+        { engine.vectorTiles.tile($0) }
+    }
     let interrupt = InterruptFlag()
     interrupt.install()
     var bar: ProgressBar?
     let clock = ContinuousClock()
     var rendered = 0
     let elapsed = try clock.measure {
-        rendered = try PyramidExporter(engine: engine, tileSize: tileSize, scale: scale, format: format).export(pyramid, to: sink, restart: options.flag("restart"),
+        rendered = try PyramidExporter(tileSize: tileSize, scale: scale, format: format, tile: tile).export(pyramid, to: sink, restart: options.flag("restart"),
                                                                                             progress: { done, total in
             if bar == nil { bar = ProgressBar(startDone: done) }
             bar?.update(done: done, total: total)

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 import Raster
 
 /// `snapmap render`: a PNG frame of any viewport.

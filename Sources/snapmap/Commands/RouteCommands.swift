@@ -1,6 +1,8 @@
+import DeliveryTracking
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 import Raster
 
 /// The options shared by the route commands.
@@ -15,11 +17,11 @@ enum RouteOptions {
         DataLocator.option,
     ]
 
-    /// The engine, the route (cut to its last metres when asked) and the framing options.
-    static func resolve(_ options: ParsedOptions) throws -> (MapEngine, DeliveryRoute, RouteFrameOptions) {
-        let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
-        let (route, framing) = try options.request.route(in: engine.routes)
-        return (engine, route, framing)
+    /// The tracker, the route (cut to its last metres when asked) and the framing options.
+    static func resolve(_ options: ParsedOptions) throws -> (DeliveryTracker, DeliveryRoute, RouteFrameOptions) {
+        let tracker = DeliveryTracker(engine: try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options))))
+        let (route, framing) = try options.request.route(in: tracker.routes)
+        return (tracker, route, framing)
     }
 }
 
@@ -34,9 +36,9 @@ let routeFrameCommand = Command(
     ]
 ) { options in
     let out = try options.requiredPath("out")
-    let (engine, route, framing) = try RouteOptions.resolve(options)
-    let frame = try engine.frame(route, options: framing)
-    let png = try PNGCodec.encode(engine.renderTrackingMap(frame))
+    let (tracker, route, framing) = try RouteOptions.resolve(options)
+    let frame = try tracker.frame(route, options: framing)
+    let png = try PNGCodec.encode(tracker.renderTrackingMap(frame))
     let json = try JSONOutput.encode(frame)
     try Data(png).write(to: URL(fileURLWithPath: out))
     guard let jsonOut = try options.path("json-out") else { return json }
@@ -56,7 +58,7 @@ let routeStateCommand = Command(
     ]
 ) { options in
     let progress = try options.request.progress()
-    let (engine, route, framing) = try RouteOptions.resolve(options)
-    let frame = try engine.frame(route, options: framing)
-    return try JSONOutput.encode(engine.courier(on: route, progress: progress, frame: frame))
+    let (tracker, route, framing) = try RouteOptions.resolve(options)
+    let frame = try tracker.frame(route, options: framing)
+    return try JSONOutput.encode(tracker.courier(on: route, progress: progress, frame: frame))
 }

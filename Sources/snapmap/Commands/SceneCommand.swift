@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapEngine
+import MapScene
 
 /// `snapmap scene`: the Williamsburg scene with every visible friend projected into the default viewport.
 let sceneCommand = Command(

@@ -1,7 +1,8 @@
 import Foundation
-import MapEngine
-import MapServer
 import LiveMap
+import MapEngine
+import MapScene
+import MapServer
 
 /// `snapmap serve`: the HTTP API and the web viewer.
 let serveCommand = Command(

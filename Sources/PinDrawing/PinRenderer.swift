@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapScene
 import PinLayout
 import Raster
 
@@ -7,7 +8,7 @@ import Raster
 /// initials on their colour) in a white ring with a soft shadow (Snapchat yellow when selected) or standing on
 /// the map, as the style chooses; groups as stacked avatars, and labels as white capsules with the name in ink
 /// and the time in grey.
-struct PinRenderer {
+public struct PinRenderer {
     /// Below this many pixels across, a cartoon face is a smudge: initials are drawn instead.
     static let smallestCartoon = 24.0
 
@@ -18,20 +19,30 @@ struct PinRenderer {
     let looks: [String: AvatarLook]
     let shadows: ShadowMasks
 
-    /// A drawable: one friend's or one group's pin; only the first `shownMembers` members' avatars are drawn.
-    struct Drawable {
-        let zIndex: Int
-        let avatar: ScreenRect
-        let label: ScreenRect?
-        let members: [String]
-        let selected: Bool
-        let text: (name: String, detail: String)
+    /// A renderer for one frame's pins: the friends by id, their decoded avatar images and looks by id.
+    public init(look: PinLook, font: Font, friends: [String: Friend], avatars: [String: Image], looks: [String: AvatarLook], shadows: ShadowMasks) {
+        self.look = look
+        self.font = font
+        self.friends = friends
+        self.avatars = avatars
+        self.looks = looks
+        self.shadows = shadows
     }
 
-    static let shownMembers = 3
+    /// A drawable: one friend's or one group's pin; only the first `shownMembers` members' avatars are drawn.
+    public struct Drawable {
+        public let zIndex: Int
+        public let avatar: ScreenRect
+        public let label: ScreenRect?
+        public let members: [String]
+        public let selected: Bool
+        public let text: (name: String, detail: String)
+    }
+
+    public static let shownMembers = 3
 
     /// The pins and groups of a layout that are drawn, bottom to top: everything `draw` reads of the layout.
-    static func drawables(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String)) -> [Drawable] {
+    public static func drawables(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String)) -> [Drawable] {
         var drawables: [Drawable] = []
         for pin in layout.pins where pin.visible && pin.groupId == nil {
             guard let avatar = pin.avatarRect else { continue }
@@ -46,7 +57,7 @@ struct PinRenderer {
         return drawables.sorted { $0.zIndex < $1.zIndex }
     }
 
-    func draw(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String), into canvas: Canvas) {
+    public func draw(_ layout: PinLayoutResult, texts: (PinLayoutResult, String) -> (name: String, detail: String), into canvas: Canvas) {
         for drawable in Self.drawables(layout, texts: texts) {
             drawAvatars(drawable, scale: layout.viewport.scale, into: canvas)
             if let label = drawable.label { drawLabel(label, text: drawable.text, scale: layout.viewport.scale, into: canvas) }

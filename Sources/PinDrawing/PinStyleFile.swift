@@ -1,4 +1,5 @@
 import Foundation
+import MapScene
 import PinLayout
 import Raster
 

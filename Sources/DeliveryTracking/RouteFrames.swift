@@ -1,5 +1,7 @@
+import BaseMap
 import Foundation
 import GeoCore
+import MapEngine
 import Raster
 
 /// How a tracking map is framed: the screen, the bottom sheet's share of its height and the margins.
@@ -66,7 +68,25 @@ public struct CourierState: Sendable, Codable {
     public let arrived: Bool
 }
 
-extension MapEngine {
+/// The delivery-tracking client's map: its routes and its muted base map (loaded on first use, by the commands and
+/// requests that need them), route framing, snapshots and the courier's position.
+public final class DeliveryTracker: Sendable {
+    public let engine: MapEngine
+    private let loadedRoutes: LoadedOnUse<RouteCatalog>
+    private let loadedTrackingMap: LoadedOnUse<BaseMapRenderer>
+    /// The seed's routes (`doordash/routes.json`).
+    public var routes: RouteCatalog { get throws { try loadedRoutes.value() } }
+    /// The base map in the tracking style.
+    public var trackingMap: BaseMapRenderer { get throws { try loadedTrackingMap.value() } }
+
+    /// A tracker drawing `engine`'s base map data in the tracking style; nothing is read until first asked for.
+    public init(engine: MapEngine) {
+        self.engine = engine
+        let (paths, store, labelFont) = (engine.paths, engine.baseMap.store, engine.labelFont)
+        loadedRoutes = LoadedOnUse { try RouteCatalog.load(dataDirectory: paths.dataDirectory) }
+        loadedTrackingMap = LoadedOnUse { BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont) }
+    }
+
     /// Frames a route between the status bar and the sheet: every point inside the free area minus the margins,
     /// at the largest zoom that fits (capped at 18).
     public func frame(_ route: DeliveryRoute, options: RouteFrameOptions) throws -> RouteFrame {
@@ -84,7 +104,7 @@ extension MapEngine {
     /// The snapshot of a framed route in the tracking style (the base map only; the app draws the rest).
     public func renderTrackingMap(_ frame: RouteFrame) throws -> Canvas {
         let viewport = try frame.viewport()
-        try checkFrame(viewport)
+        try engine.checkFrame(viewport)
         let view = MapView(viewport: viewport)
         let map = try trackingMap
         let canvas = try map.render(view, asFrame: true)

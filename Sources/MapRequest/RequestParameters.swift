@@ -1,19 +1,8 @@
 import Foundation
 import GeoCore
+import MapEngine
+import MapScene
 import PinLayout
-
-/// A request value that is missing or wrong; names the parameter and what it allows.
-public struct BadParameter: Error, CustomStringConvertible, Sendable {
-    public let name: String
-    public let message: String
-
-    public init(name: String, message: String) {
-        self.name = name
-        self.message = message
-    }
-
-    public var description: String { "\(name): \(message)" }
-}
 
 /// Named request values (command-line options or URL query parameters, which share their names) read into
 /// typed values with errors that name the parameter (prefixed "--" on the command line) and its range.

@@ -1,6 +1,5 @@
 import Foundation
 import GeoCore
-import Raster
 import VectorTiles
 
 /// The tiles of a pyramid (a box over a zoom range), optionally one shard of N disjoint parts: tile k of the
@@ -31,34 +30,36 @@ public struct TilePyramid: Sendable {
     }
 }
 
-/// Renders a pyramid's tiles on every core and hands them to a sink in batches; tiles the sink already holds
-/// are skipped, so a rerun after an interruption finishes the job.
+/// Makes a pyramid's tiles on every core with a function from tile to bytes and hands them to a sink in batches;
+/// tiles the sink already holds are skipped, so a rerun after an interruption finishes the job.
 public struct PyramidExporter: Sendable {
-    /// Tiles rendered between two writes (one transaction each), by default.
+    /// Tiles made between two writes (one transaction each), by default.
     public static let defaultBatchSize = 64
 
-    public let engine: MapEngine
     public let tileSize: Int
     public let scale: Double
     public let format: TileFormat
     public let batchSize: Int
+    /// One tile's bytes: a PNG of `tileSize` points at `scale`, or an uncompressed vector tile.
+    public let tile: @Sendable (TileID) throws -> [UInt8]
 
-    public init(engine: MapEngine, tileSize: Int = 256, scale: Double = 1, format: TileFormat = .png, batchSize: Int = defaultBatchSize) {
-        self.engine = engine
+    /// An exporter of the tiles `tile` makes; `tileSize`, `scale` and `format` say what they are, for the output's record.
+    public init(tileSize: Int = 256, scale: Double = 1, format: TileFormat = .png, batchSize: Int = defaultBatchSize,
+                tile: @escaping @Sendable (TileID) throws -> [UInt8]) {
         self.tileSize = tileSize
         self.scale = scale
         self.format = format
         self.batchSize = max(1, batchSize)
+        self.tile = tile
     }
 
     /// What the tiles are made with, recorded in the output so a resumed export cannot mix them.
     var settings: String { format == .png ? "tileSize=\(tileSize) scale=\(Int(scale))" : "format=mvt extent=\(VectorTileMaker.extent)" }
 
-    /// One tile's bytes: a PNG, or a vector tile (gzipped when the sink stores them so).
+    /// One tile's bytes as the sink stores them (vector tiles gzipped when it stores them so).
     private func encode(_ tile: TileID, gzip: Bool) throws -> [UInt8] {
-        guard format == .mvt else { return try PNGCodec.encode(engine.renderTile(tile, tileSize: tileSize, scale: scale)) }
-        let bytes = engine.vectorTiles.tile(tile)
-        guard gzip else { return bytes }
+        let bytes = try self.tile(tile)
+        guard format == .mvt, gzip else { return bytes }
         guard let compressed = Gzip.compress(bytes) else { throw CocoaError(.fileWriteUnknown) }
         return compressed
     }

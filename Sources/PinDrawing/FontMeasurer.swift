@@ -4,7 +4,7 @@ import Raster
 
 /// Measures label text with the font that draws it, at the pixel size it will be drawn (points × scale), so
 /// the layout's label widths are exactly what the renderer draws. Results are cached.
-final class FontMeasurer: TextMeasuring, @unchecked Sendable {
+public final class FontMeasurer: TextMeasuring, @unchecked Sendable {
     private struct Key: Hashable {
         let text: String
         let fontSize: Double
@@ -15,12 +15,12 @@ final class FontMeasurer: TextMeasuring, @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [Key: Double] = [:]
 
-    init(font: Font, scale: Double) {
+    public init(font: Font, scale: Double) {
         self.font = font
         self.scale = scale
     }
 
-    func advance(of text: String, fontSize: Double) -> Double {
+    public func advance(of text: String, fontSize: Double) -> Double {
         let key = Key(text: text, fontSize: fontSize)
         lock.lock()
         if let cached = cache[key] {

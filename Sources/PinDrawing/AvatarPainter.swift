@@ -1,4 +1,5 @@
 import Foundation
+import MapScene
 import Raster
 
 /// Draws a cartoon avatar from its look with the rasterizer's paths (no images): a friendly head (hair, ears,

@@ -51,12 +51,11 @@ public enum SnapsFile {
     }
 }
 
-/// Feeds an engine's glow from the live store: the Snaps of the window ending at `clock()` (received when taken),
+/// Feeds a glow from the live store: the Snaps of the window ending at `clock()` (received when taken),
 /// then every Snap posted, received at `clock()` then, so it is drawn from the next epoch on; a removed person's Snaps
 /// leave it from the next epoch on, as any change does.
 public enum LiveGlow {
-    public static func connect(_ engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date) throws {
-        let glow = engine.glow
+    public static func connect(_ glow: SnapAggregate, live: LiveMapService, clock: @escaping @Sendable () -> Date) throws {
         live.observeSnaps { snap in glow.add(posted(snap, receivedAt: clock())) }
         live.observe { change in
             if case .removed(let person) = change { glow.remove(poster: person.rawValue, from: glow.settings.epoch(of: clock()) + 1) }

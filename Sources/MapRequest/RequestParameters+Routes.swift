@@ -1,5 +1,7 @@
+import DeliveryTracking
 import Foundation
 import GeoCore
+import MapEngine
 
 extension RequestParameters {
     /// `route` (cut to `last-meters` when given) and the framing: `size`, `scale`, `sheet`, `margin`.

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapScene
 import PinLayout
 import Raster
 
@@ -50,7 +51,7 @@ public struct CardLook: Sendable {
     /// Draws a card where its geometry says, in the app's look: a white sheet with rounded top corners and a soft
     /// shadow, the grabber, the avatar in its ring (the cartoon of `look`, or initials), the name, the detail lines
     /// and the Chat button.
-    func draw(_ card: SelectionCard, color avatarColor: Color, look: AvatarLook? = nil, font: Font, masks: ShadowMasks, scale: Double, into canvas: Canvas) {
+    public func draw(_ card: SelectionCard, color avatarColor: Color, look: AvatarLook? = nil, font: Font, masks: ShadowMasks, scale: Double, into canvas: Canvas) {
         func px(_ rect: ScreenRect) -> Rect { Rect(x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale) }
         let sheet = px(card.rect)
         let radius = card.cornerRadius * scale

@@ -11,10 +11,10 @@ extension Friend {
     }
 }
 
-extension MapEngine {
-    /// The friends `viewer` sees at `now`, by the visibility rule, as the engine draws them.
-    public func friends(of viewer: PersonID, at now: Date, live: LiveMapService) throws -> [Friend] {
-        try live.visibleFriends(of: viewer, at: now).map(Friend.init)
+extension LiveMapService {
+    /// The friends `viewer` sees at `now`, by the visibility rule, as the map draws them.
+    public func friends(of viewer: PersonID, at now: Date) throws -> [Friend] {
+        try visibleFriends(of: viewer, at: now).map(Friend.init)
     }
 }
 

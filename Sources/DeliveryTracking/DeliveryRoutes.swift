@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapScene
 
 /// A delivery route: from a store to home, point by point, measured along geodesics.
 public struct DeliveryRoute: Sendable {

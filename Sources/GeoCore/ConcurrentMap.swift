@@ -1,7 +1,7 @@
 import Foundation
 
 /// Work spread over the cores: items mapped to results in order, or indices taken in order by a few workers.
-enum ConcurrentMap {
+public enum ConcurrentMap {
     private final class Slots<T>: @unchecked Sendable {
         private let lock = NSLock()
         private var values: [T?]
@@ -47,7 +47,7 @@ enum ConcurrentMap {
 
     /// Runs `body` for each of `0..<count`, taken in order by at most `workers` threads at once (and no more than
     /// the cores); the first error stops the work and is thrown.
-    static func forEach(_ count: Int, workers: Int, _ body: @Sendable (Int) throws -> Void) throws {
+    public static func forEach(_ count: Int, workers: Int, _ body: @Sendable (Int) throws -> Void) throws {
         let queue = Queue(count: count)
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count, ProcessInfo.processInfo.activeProcessorCount))) { _ in
             while let index = queue.take() {
@@ -57,7 +57,8 @@ enum ConcurrentMap {
         if let error = queue.error { throw error }
     }
 
-    static func map<Item: Sendable, Output>(_ items: [Item], _ body: @Sendable (Item) throws -> Output) -> [Result<Output, any Error>] {
+    /// `body` applied to every item on every core, the results (or errors) in the items' order.
+    public static func map<Item: Sendable, Output>(_ items: [Item], _ body: @Sendable (Item) throws -> Output) -> [Result<Output, any Error>] {
         let slots = Slots<Result<Output, any Error>>(count: items.count)
         DispatchQueue.concurrentPerform(iterations: items.count) { index in
             slots.set(Result { try body(items[index]) }, at: index)
