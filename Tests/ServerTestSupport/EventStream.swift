@@ -1,7 +1,8 @@
 import Foundation
 
-/// A viewer's `/v1/me/events` stream read through curl, as a phone would hold it open; ends when dropped. What
-/// arrives is read on a thread of its own, so a test can wait for text or for the end with a deadline.
+/// A viewer's `/v1/me/events` stream read through curl, as a phone would hold it open; ends when dropped (curl's own
+/// limit is ten minutes: a minute was passed under the whole suite's load, and curl's exit looked like the server's
+/// end of the stream). What arrives is read on a thread of its own, so a test can wait for text or the end.
 public final class EventStream: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
@@ -12,7 +13,7 @@ public final class EventStream: @unchecked Sendable {
     /// Opens `server`'s event stream with `token`.
     public init(server: ServerFixture, token: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sN", "--max-time", "60", "-H", "Authorization: Bearer \(token)", server.base.absoluteString + "/v1/me/events"]
+        process.arguments = ["-sN", "--max-time", "600", "-H", "Authorization: Bearer \(token)", server.base.absoluteString + "/v1/me/events"]
         process.standardOutput = output
         try process.run()
         let descriptor = output.fileHandleForReading.fileDescriptor
