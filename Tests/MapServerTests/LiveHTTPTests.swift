@@ -130,16 +130,23 @@ struct LiveHTTPTests {
         let server = try self.server
         try server.operate("users", "add", "fast3", "--name", "Fast Test")
         let token = try server.operate("users", "token", "fast3")
+        let bodies = try (0..<60).map { try body(["lat": 40.71, "lon": -73.95 + Double($0) / 1e4, "accuracyMeters": 5]) }
         var statuses: [Int] = []
-        var retryAfter: String?
-        for step in 0..<40 {
-            let answer = try await server.fetch("/v1/me/location", method: "PUT",
-                                                body: body(["lat": 40.71, "lon": -73.95 + Double(step) / 1e4, "accuracyMeters": 5]), token: token)
-            statuses.append(answer.0)
-            if answer.0 == 429 { retryAfter = answer.1["retry-after"] }
+        for step in 0..<20 {
+            statuses.append(try await server.fetch("/v1/me/location", method: "PUT", body: bodies[step], token: token).0)
         }
-        #expect(statuses.prefix(20).allSatisfy { $0 == 204 }, "a burst of 20 is allowed")
-        #expect(statuses.contains(429) && retryAfter != nil)
+        #expect(statuses.allSatisfy { $0 == 204 }, "a burst of 20 is allowed")
+        // The next 40 at once, so that they come faster than the 10 a second the bucket refills, however busy the machine.
+        let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for step in 20..<60 {
+                group.addTask {
+                    let answer = try await server.fetch("/v1/me/location", method: "PUT", body: bodies[step], token: token)
+                    return (answer.0, answer.1["retry-after"])
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.contains { $0.0 == 429 && $0.1 != nil }, "beyond the burst: 429 with Retry-After")
     }
 
     /// A new Snap is accepted at once but drawn from the next epoch on (`GlowEpochTests` moves the clock there): the
