@@ -177,6 +177,10 @@ int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t wi
     return 0;
 }
 
+size_t cpng_band_parse_bytes(const cpng_band_parse *kept) {
+    return kept->filtered_length + kept->symbol_count * sizeof(cpng_symbol) + (kept->filtered_length / CPNG_GRID + 1) * sizeof(uint32_t);
+}
+
 void cpng_band_parse_free(cpng_band_parse *kept) {
     free(kept->filtered);
     free(kept->symbols);

@@ -25,6 +25,10 @@ public final class PNGBands: @unchecked Sendable {
 
     public let width: Int
     public let height: Int
+    /// The bytes kept: each band's compressed bytes and, when kept, its filtered bytes and parse.
+    public var byteCount: Int {
+        bands.reduce(0) { $0 + $1.data.count + ($1.kept.map { Int(cpng_band_parse_bytes($0.parse)) } ?? 0) }
+    }
     let channels: Int
     let options: PNGCodec.Options
     let bands: [Band]
@@ -183,7 +187,11 @@ enum ConcurrentBands {
     static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        defer {
+            // The results were copied out: the slots still own theirs (a band's bytes and parse) until deinitialized.
+            results.deinitialize()
+            results.deallocate()
+        }
         withoutActuallyEscaping(body) { body in
             let shared = Shared(results: results, body: body)
             DispatchQueue.concurrentPerform(iterations: count) { index in shared.results[index] = shared.body(index) }

@@ -65,6 +65,9 @@ int cpng_compress_band(const uint8_t *rows, const uint8_t *previous, uint32_t wi
 int cpng_splice_band(const cpng_band *base, const cpng_band_parse *kept, const uint16_t *rows16, const uint16_t *previous16,
                      uint32_t width, uint32_t count, int filter, int last, const int32_t *changed, int spans_per_row, cpng_band *out);
 
+/* The bytes a kept parse holds (filtered bytes, symbols and their index). */
+size_t cpng_band_parse_bytes(const cpng_band_parse *kept);
+
 void cpng_band_parse_free(cpng_band_parse *kept);
 
 /* Opaque premultiplied 16-bit RGBA pixels as 8-bit RGB, rounded as (v·255 + 32767) / 65535; returns whether every
