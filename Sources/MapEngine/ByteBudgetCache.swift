@@ -66,6 +66,9 @@ public final class ByteBudgetCache<Key: Hashable & Sendable, Value>: @unchecked 
         return node.value
     }
 
+    /// Whether a value costing `cost` bytes would be kept (no more than a quarter of the budget).
+    public func keeps(cost: Int) -> Bool { cost <= budget / 4 }
+
     /// Keeps `value` (costing `cost` bytes) under `key`, evicting the least recently used beyond the budget.
     public func store(_ value: Value, for key: Key, cost: Int) {
         lock.lock()
@@ -74,7 +77,7 @@ public final class ByteBudgetCache<Key: Hashable & Sendable, Value>: @unchecked 
             unlink(old)
             used -= old.cost
         }
-        guard cost <= budget / 4 else { return }
+        guard keeps(cost: cost) else { return }
         let node = Node(key: key, value: value, cost: cost)
         nodes[key] = node
         append(node)

@@ -25,6 +25,10 @@ extension MapEngine {
     /// the core count.
     public static let streamedBandsInFlight = 2
 
+    /// About the most memory drawing and encoding one frame of `pixels` takes beside the caches: a whole canvas
+    /// and its PNG up to `streamedFramePixels`; above, a few bands and the PNG.
+    public static func renderBytes(pixels: Int) -> Int { pixels <= streamedFramePixels ? 16 * pixels : 4 * pixels }
+
     /// The PNG of a frame (at the selection camera of `selected`, with its card, when `atSelection`). Frames
     /// over shared layers, and frames too small to encode in bands, are drawn on one canvas; the others band by
     /// band, at most `streamedBandsInFlight` at a time above `streamAbove` pixels.
@@ -33,6 +37,8 @@ extension MapEngine {
                             streamAbove: Int = MapEngine.streamedFramePixels) throws -> EncodedFrame {
         // The selection camera keeps the frame's size, so the size decides the path before any layout is made.
         let (width, height) = (viewport.pixelWidth, viewport.pixelHeight)
+        // A layer too large to be kept is not shared: drawn in bands, the frame never holds a whole canvas.
+        let sharing = sharing.flatMap { $0.keeps(cost: width * height * SharedLayer.bytesPerPixel) ? $0 : nil }
         if sharing == nil, width * height >= PNGCodec.minimumBandedPixels,
            let frame = try encodeInBands(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: now,
                                          viewer: viewer, inFlight: width * height > streamAbove ? Self.streamedBandsInFlight : .max) {

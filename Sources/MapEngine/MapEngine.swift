@@ -157,7 +157,7 @@ public final class MapEngine: Sendable {
     }
 
     /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now.
-    private func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
+    func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
         let asked = Self.geometryKey(view) + "/" + layers.map(\.rawValue).sorted().joined(separator: ",")
         return layers.contains(.heat) ? asked + "/" + glowFingerprint(for: view, now: now) : asked
     }

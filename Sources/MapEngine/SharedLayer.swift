@@ -6,9 +6,9 @@ import Raster
 /// The layers every viewer of a viewport shares, and (made on first use) their PNG bands, so that a viewer's
 /// frame recompresses only what its pins (and the place names they move) change.
 public final class SharedLayer: @unchecked Sendable {
-    /// What a layer may come to hold: its canvas and the one with names, each 8 bytes a pixel, and their PNG bands
-    /// (compressed, filtered and parsed: about 5 bytes a pixel).
-    static let bytesPerPixel = 2 * (8 + 5)
+    /// What a layer may come to hold, a pixel: its canvas and the one with names (8 bytes each), and their PNG bands
+    /// (compressed, filtered and parsed; `SharedLayerCostTests` measures them against this).
+    public static let bytesPerPixel = 2 * (8 + 5)
 
     public let canvas: Canvas
     /// The place names of the layer's view, and where they show when no pin is in the way.
@@ -20,6 +20,7 @@ public final class SharedLayer: @unchecked Sendable {
     private var named: (layer: SharedLayer, inks: [NamePlacement: Rect])?
 
     init(canvas: Canvas, names: [PlaceName] = [], unobstructed: [NamePlacement] = []) {
+        canvas.releaseScratch()
         self.canvas = canvas
         self.names = names
         self.unobstructed = unobstructed
@@ -36,6 +37,13 @@ public final class SharedLayer: @unchecked Sendable {
         let made = (SharedLayer(canvas: copy), Dictionary(uniqueKeysWithValues: unobstructed.compactMap { placement in ink(placement).map { (placement, $0) } }))
         named = made
         return made
+    }
+
+    /// The bytes held now: the canvas, its PNG bands and the layer with names, as far as they have been made.
+    public var byteCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return canvas.byteCount + (encoded?.byteCount ?? 0) + (named?.layer.byteCount ?? 0)
     }
 
     /// The PNG of `frame`, which is this layer with pins drawn over a copy: the same bytes as `PNGCodec.encode`.

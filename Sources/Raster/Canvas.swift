@@ -10,6 +10,8 @@ public final class Canvas {
 
     public let width: Int
     public let height: Int
+    /// The bytes it holds: its pixels (8 a pixel) and, while kept, the grid fills accumulate on (4 a pixel).
+    public var byteCount: Int { width * height * (accumulatorStorage == nil ? 8 : 12) }
     /// The row of the whole frame this canvas's first row shows when it is one band of a taller frame (0
     /// otherwise). Drawing takes frame coordinates, and a band gets exactly the pixels of those rows of the frame.
     public var originY: Int {
@@ -129,6 +131,9 @@ public final class Canvas {
         self.storage = storage
         touched = TouchedColumns(height: height, tracking: true)
     }
+
+    /// Frees the grid fills accumulate on (made again at the next fill): for a canvas kept but not drawn on.
+    public func releaseScratch() { accumulatorStorage = nil }
 
     /// The accumulation grid for fills, made on first use and reused.
     var accumulator: CoverageAccumulator {
