@@ -1,6 +1,8 @@
 #include "internal.h"
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #define MAX_PENDING_HEADERS 16
 
@@ -14,6 +16,7 @@ struct chttpd_pending {
     uint8_t *body;
     size_t length;
     int ready;
+    int fd; /* the connection's socket, -1 when MHD does not say */
 };
 
 chttpd_pending *chttpd_defer(chttpd_exchange *exchange) {
@@ -33,6 +36,8 @@ chttpd_pending *chttpd_defer(chttpd_exchange *exchange) {
     }
     pending->server = server;
     pending->connection = chttpd_exchange_connection(exchange);
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(pending->connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    pending->fd = info ? info->connect_fd : -1;
     state->pending = pending;
     MHD_suspend_connection(pending->connection);
     chttpd_exchange_mark_answered(exchange);
@@ -45,6 +50,14 @@ int chttpd_pending_header(chttpd_pending *pending, const char *name, const char 
     pending->values[pending->header_count] = strdup(value);
     pending->header_count++;
     return 0;
+}
+
+int chttpd_pending_client_left(chttpd_pending *pending) {
+    if (pending->fd < 0) return 0;
+    char byte;
+    ssize_t got = recv(pending->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (got == 0) return 1;
+    return got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 }
 
 void chttpd_complete(chttpd_pending *pending, unsigned status, const uint8_t *body, size_t length) {

@@ -13,9 +13,18 @@ extension MapEngine {
     public static let cardSlideSeconds = 0.3
     /// The largest fly-to frame, in pixels (an iPad-sized screen at @2x); every frame is a full render.
     public static let flyMaxPixels = 6_000_000
+    /// The most pixels of all a fly-to's frames together (its APNG is about a quarter of a byte a pixel): the scene's
+    /// fly-to on a phone at 30 frames a second is 36 frames of 3 Mpx.
+    public static let flyMaxTotalPixels = 300_000_000
 
+    /// About the most memory a fly-to of frames of `pixels` takes: a frame drawn on every core, and its APNG.
+    public static func flyRenderBytes(pixels: Int) -> Int {
+        ProcessInfo.processInfo.activeProcessorCount * renderBytes(pixels: pixels) + flyMaxTotalPixels / 2
+    }
+
+    /// The fly-to's frames; it throws `RenderStopped` as soon as `stopWhen` says so (checked before each frame).
     public func flyAnimation(_ viewport: Viewport, friends: [Friend], selected: String, now: Date, viewer: Coordinate? = nil,
-                             framesPerSecond: Int = 30) throws -> [APNG.Frame] {
+                             framesPerSecond: Int = 30, stopWhen: @escaping @Sendable () -> Bool = { false }) throws -> [APNG.Frame] {
         guard Self.flyFrameRates.contains(framesPerSecond) else {
             throw BadParameter(name: "fps", message: "must be 30 or 60, got \(framesPerSecond)")
         }
@@ -26,8 +35,15 @@ extension MapEngine {
         let step = Int(FlyToPath.framesPerSecond) / framesPerSecond
         let delay = 1000 / framesPerSecond
         let path = stride(from: 0, to: answer.path.count - 1, by: step).map { answer.path[$0] }
+        let slides = max(1, Int((Self.cardSlideSeconds * Double(framesPerSecond)).rounded()))
+        let total = (path.count + (layout.card == nil ? 0 : slides)) * framed.pixelWidth * framed.pixelHeight
+        guard total <= Self.flyMaxTotalPixels else {
+            throw BadParameter(name: "size", message: "this fly-to is \(path.count) frames of \(framed.pixelWidth)×\(framed.pixelHeight) px, "
+                               + "\(total / 1_000_000) Mpx in all: allowed at most \(Self.flyMaxTotalPixels / 1_000_000) Mpx (ask a smaller size or scale, or fps=30)")
+        }
         var frames = try ConcurrentMap.map(path) { frame in
-            try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
+            guard !stopWhen() else { throw RenderStopped() }
+            return try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
                                                     friends: friends, selected: selected, now: now).canvas, delayMilliseconds: delay)
         }.map { try $0.get() }
         guard let card = layout.card else { return frames }
@@ -35,8 +51,8 @@ extension MapEngine {
         let face = cardFace(of: selected, among: friends)
         // The card covers only the bottom: each slide frame recompresses only the bands it changes.
         let settled = SharedLayer(canvas: try renderFrame(framed, layers: [.base, .heat, .pins], friends: friends, selected: selected, now: now).canvas)
-        let slides = max(1, Int((Self.cardSlideSeconds * Double(framesPerSecond)).rounded()))
         frames += try ConcurrentMap.map(Array(1...slides)) { index in
+            guard !stopWhen() else { throw RenderStopped() }
             let t = Double(index) / Double(slides)
             let omega = 22.0
             let progress = index == slides ? 1 : 1 - (1 + omega * t * Self.cardSlideSeconds) * exp(-omega * t * Self.cardSlideSeconds)
@@ -50,4 +66,9 @@ extension MapEngine {
         }.map { try $0.get() }
         return frames
     }
+}
+
+/// A render given up part way because whoever asked for it has gone.
+public struct RenderStopped: Error, Sendable {
+    public init() {}
 }

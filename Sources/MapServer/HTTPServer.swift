@@ -55,9 +55,9 @@ public struct HTTPResponse: Sendable {
     public var headers: [(String, String)]
     /// When set, the answer is an open stream instead of `body`, handed to this once it is queued.
     public var stream: (@Sendable (HTTPStream) -> Void)?
-    /// When set, the answer comes later: this is called with a function that sends it (exactly once, from any
+    /// When set, the answer comes later: this is called with the reply that sends it (exactly once, from any
     /// thread); no thread waits meanwhile.
-    public var deferred: (@Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void)?
+    public var deferred: (@Sendable (DeferredReply) -> Void)?
 
     public init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = [], stream: (@Sendable (HTTPStream) -> Void)? = nil) {
         self.status = status
@@ -67,11 +67,30 @@ public struct HTTPResponse: Sendable {
         self.stream = stream
     }
 
-    /// An answer that `produce` sends later through the function it is given.
-    public static func later(_ produce: @escaping @Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
+    /// An answer that `produce` sends later through the reply it is given.
+    public static func later(_ produce: @escaping @Sendable (DeferredReply) -> Void) -> HTTPResponse {
         var response = HTTPResponse(status: 0, contentType: "", body: [])
         response.deferred = produce
         return response
+    }
+}
+
+/// How a deferred answer is sent (call it, exactly once), and whether its client is still there to receive it.
+public struct DeferredReply: Sendable {
+    private let send: @Sendable (HTTPResponse) -> Void
+    /// True once the client has closed its connection: the answer would go nowhere, so work on it may stop.
+    public let clientLeft: @Sendable () -> Bool
+
+    public init(clientLeft: @escaping @Sendable () -> Bool = { false }, send: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.send = send
+        self.clientLeft = clientLeft
+    }
+
+    public func callAsFunction(_ response: HTTPResponse) { send(response) }
+
+    /// The same reply with each answer changed by `transform` before it is sent.
+    public func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> DeferredReply {
+        DeferredReply(clientLeft: clientLeft) { [send] in send(transform($0)) }
     }
 }
 
@@ -195,12 +214,12 @@ public final class HTTPServer: @unchecked Sendable {
             guard let pending = chttpd_defer(exchange) else { return }
             let answered = self.answered
             let handle = PendingHandle(pointer: pending)
-            produce { final in
+            produce(DeferredReply(clientLeft: { chttpd_pending_client_left(handle.pointer) != 0 }) { final in
                 chttpd_pending_header(handle.pointer, "Content-Type", final.contentType)
                 for (name, value) in final.headers { chttpd_pending_header(handle.pointer, name, value) }
                 final.body.withUnsafeBufferPointer { chttpd_complete(handle.pointer, UInt32(final.status), $0.baseAddress, $0.count) }
                 answered?(request, final.status, ContinuousClock.now - started)
-            }
+            })
             return
         }
         defer { answered?(request, response.status, ContinuousClock.now - started) }

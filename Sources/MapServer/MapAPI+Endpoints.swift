@@ -41,7 +41,7 @@ extension MapAPI {
             let tag = EntityTag.of([Self.code, baseMapData, engine.styleSections.baseMap, key])
             return conditional(request, tag: tag, cacheControl: Self.tileCacheControl) {
                 if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
-                return renders.answer {
+                return renders.answer { _ in
                     let response = try Self.png(engine.renderTile(path.tile, scale: path.scale))
                     tiles.store(response.body, for: key, cost: response.body.count)
                     return response
@@ -57,7 +57,7 @@ extension MapAPI {
         let (engine, tiles) = (self.engine, self.tiles)
         return conditional(request, tag: tag, cacheControl: Self.heatCacheControl) {
             if let cached = tiles.value(tag) { return HTTPResponse(status: 200, contentType: "image/png", body: cached) }
-            return renders.answer {
+            return renders.answer { _ in
                 let response = try Self.png(engine.renderHeatTile(path.tile, scale: path.scale, now: now))
                 tiles.store(response.body, for: tag, cost: response.body.count)
                 return response
@@ -80,7 +80,7 @@ extension MapAPI {
             let frame = try tracker.frame(route, options: options)
             guard let progress else {
                 let tracker = self.tracker
-                return renders.answer { try Self.png(tracker.renderTrackingMap(frame)) }
+                return renders.answer { _ in try Self.png(tracker.renderTrackingMap(frame)) }
             }
             return try Self.encoded(tracker.courier(on: route, progress: progress, frame: frame), status: 200)
         }

@@ -22,7 +22,7 @@ extension MapAPI {
         let (engine, tiles, stack) = (self.engine, self.tiles, String(parts[0]))
         return conditional(request, tag: EntityTag.of([Self.code, key, stack]), cacheControl: Self.tileCacheControl) {
             if let cached = tiles.value(key + stack) { return HTTPResponse(status: 200, contentType: "application/x-protobuf", body: cached) }
-            return renders.answer {
+            return renders.answer { _ in
                 let body = range.encoded(font: engine.labelFont, fontStack: stack)
                 tiles.store(body, for: key + stack, cost: body.count)
                 return HTTPResponse(status: 200, contentType: "application/x-protobuf", body: body)

@@ -32,7 +32,7 @@ extension MapAPI {
             let tag = try frameTag(viewport, layers: layers, layout: layout, friends: friends, now: now)
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
             return conditional(request, tag: tag, cacheControl: cacheControl) {
-                renders.answer {
+                renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { _ in
                     let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
                     return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
                 }
@@ -45,8 +45,9 @@ extension MapAPI {
             let fps = Int(try parameters.number("fps", in: 30...60) ?? 30)
             let viewer = try live.ownFix(of: me, at: now)?.coordinate
             let engine = self.engine
-            return renders.answer {
-                let frames = try engine.flyAnimation(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps)
+            return renders.answer(for: me.rawValue, bytes: MapEngine.flyRenderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { clientLeft in
+                let frames = try engine.flyAnimation(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps,
+                                                     stopWhen: clientLeft)
                 return HTTPResponse(status: 200, contentType: "image/apng", body: try APNG.encode(frames), headers: [("Cache-Control", cacheControl)])
             }
         case "hit":
@@ -71,7 +72,7 @@ extension MapAPI {
         let tag = try frameTag(framed, layers: layers.union([.pins]), layout: layout, friends: friends, now: now)
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
-            renders.answer {
+            renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { _ in
                 let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: true, now: now,
                                                    viewer: viewer, sharing: sharedLayers)
                 return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)

@@ -16,7 +16,7 @@ extension MapAPI {
         let tag = EntityTag.of([Self.code, baseMapData, engine.styleSections.vectorTiles, key])
         return conditional(request, tag: tag, cacheControl: Self.tileCacheControl, vary: "Accept-Encoding") {
             if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: type, body: cached, headers: headers) }
-            return renders.answer {
+            return renders.answer { _ in
                 var body = engine.vectorTiles.tile(tile)
                 if gzip {
                     guard let compressed = Gzip.compress(body) else { return Self.json(500, ["error": "internal error"]) }

@@ -120,6 +120,7 @@ public final class MapAPI: Sendable {
         case let error as GeoError: return json(400, ["error": error.description])
         case let error as RasterError: return json(400, ["error": error.description])
         case let error as UnknownFriend: return json(404, ["error": error.description])
+        case is RenderStopped: return json(RenderPool.clientLeftStatus, ["error": "the client left before its answer was made"])
         default: return json(500, ["error": "internal error"])
         }
     }
@@ -155,12 +156,12 @@ public final class MapAPI: Sendable {
         if EntityTag.matches(request.ifNoneMatch, tag) { return HTTPResponse(status: 304, contentType: "application/octet-stream", body: [], headers: headers) }
         var response = try make()
         if let produce = response.deferred {
-            response.deferred = { send in
-                produce { final in
+            response.deferred = { reply in
+                produce(reply.mapping { final in
                     var final = final
                     if final.status == 200 { final.headers += headers }
-                    send(final)
-                }
+                    return final
+                })
             }
         } else if response.status == 200 {
             response.headers += headers

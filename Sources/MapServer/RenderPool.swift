@@ -2,14 +2,26 @@ import Foundation
 
 /// Where heavy answers (frames, tiles not yet cached) are made: at most `width` at a time off the server's
 /// threads, so cheap requests (`/healthz`, layouts, cached tiles) are never starved; when `queueLimit` renders
-/// already wait, a new one is refused with 503 and `Retry-After` instead of piling up.
+/// already wait, a new one is refused with 503 and `Retry-After` instead of piling up. One person holds at most
+/// `perPersonLimit` of its places (429 past them), renders run together only while their estimated memory fits
+/// `memoryBudget` (whatever the core count), and a render whose client has left is dropped unmade.
 final class RenderPool: @unchecked Sendable {
+    /// Bytes that renders running at once may use together (each says its estimate; a larger one runs alone).
+    static let memoryBudget = 640 << 20
+    /// Renders one person may have waiting or running at once: a phone asks a frame, a selected frame and a fly-to.
+    static let perPersonLimit = 4
+    /// The status logged for an answer whose client left before it was made (nginx's "client closed request").
+    static let clientLeftStatus = 499
+
     let width: Int
     let queueLimit: Int
     private let queue: DispatchQueue
     private let slots: DispatchSemaphore
     private let lock = NSLock()
     private var waiting = 0
+    private var held: [String: Int] = [:]
+    private let memory = NSCondition()
+    private var memoryInUse = 0
 
     init(width: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) {
         self.width = max(1, width)
@@ -18,26 +30,68 @@ final class RenderPool: @unchecked Sendable {
         slots = DispatchSemaphore(value: self.width)
     }
 
-    /// An answer made by `make` on the pool (errors become their JSON answers), or 503 when the queue is full.
-    func answer(_ make: @escaping @Sendable () throws -> HTTPResponse) -> HTTPResponse {
+    /// An answer made by `make` on the pool (errors become their JSON answers): 503 when the queue is full, 429
+    /// when `person` already holds `perPersonLimit` places. `make` is told whether the client has left, to stop early;
+    /// it starts once `bytes` (its memory estimate) fit beside the renders running.
+    func answer(for person: String? = nil, bytes: Int = 0, _ make: @escaping @Sendable (_ clientLeft: @escaping @Sendable () -> Bool) throws -> HTTPResponse) -> HTTPResponse {
         lock.lock()
         guard waiting < queueLimit + width else {
             lock.unlock()
             return MapAPI.json(503, ["error": "busy rendering; retry after the Retry-After seconds"], headers: [("Retry-After", "1")])
         }
+        if let person {
+            guard held[person, default: 0] < Self.perPersonLimit else {
+                lock.unlock()
+                return MapAPI.json(429, ["error": "at most \(Self.perPersonLimit) frames at a time for one person; retry after the Retry-After seconds"],
+                                   headers: [("Retry-After", "1")])
+            }
+            held[person, default: 0] += 1
+        }
         waiting += 1
         lock.unlock()
-        return .later { send in
+        return .later { reply in
             self.queue.async {
                 self.slots.wait()
-                defer {
-                    self.slots.signal()
-                    self.lock.lock()
-                    self.waiting -= 1
-                    self.lock.unlock()
+                let cost = self.reserve(bytes)
+                let response: HTTPResponse
+                if reply.clientLeft() {
+                    response = MapAPI.json(Self.clientLeftStatus, ["error": "the client left before its answer was made"])
+                } else {
+                    do { response = try make(reply.clientLeft) } catch { response = MapAPI.failure(error) }
                 }
-                do { send(try make()) } catch { send(MapAPI.failure(error)) }
+                // The place is given back before the answer goes, so a client that asks again on receiving it finds it free.
+                self.unreserve(cost)
+                self.slots.signal()
+                self.release(person)
+                reply(response)
             }
+        }
+    }
+
+    /// Waits until `bytes` fit within the budget beside what runs (alone when they never would), and takes them.
+    private func reserve(_ bytes: Int) -> Int {
+        let cost = min(max(0, bytes), Self.memoryBudget)
+        memory.lock()
+        defer { memory.unlock() }
+        while memoryInUse + cost > Self.memoryBudget { memory.wait() }
+        memoryInUse += cost
+        return cost
+    }
+
+    private func unreserve(_ cost: Int) {
+        memory.lock()
+        memoryInUse -= cost
+        memory.broadcast()
+        memory.unlock()
+    }
+
+    private func release(_ person: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        waiting -= 1
+        if let person {
+            held[person, default: 1] -= 1
+            if held[person] == 0 { held[person] = nil }
         }
     }
 }

@@ -61,10 +61,10 @@ struct CounterfactualTests {
         if let produce = response.deferred {
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var final = response
-            produce { answer in
+            produce(DeferredReply { answer in
                 final = answer
                 done.signal()
-            }
+            })
             done.wait()
             response = final
         }

@@ -74,7 +74,7 @@ final class ETagWorld: Sendable {
                                   authorization: probe.path.hasPrefix("/v1/me/") ? "Bearer " + token : nil, acceptEncoding: probe.acceptEncoding)
         let response = api.handle(request)
         guard let deferred = response.deferred else { return response }
-        return await withCheckedContinuation { continuation in deferred { continuation.resume(returning: $0) } }
+        return await withCheckedContinuation { continuation in deferred(DeferredReply { continuation.resume(returning: $0) }) }
     }
 
     /// Every probe's answer now, by name.

@@ -56,7 +56,7 @@ final class InProcessMap: Sendable {
                                   contentType: body.isEmpty ? nil : "application/json", body: Array(body.utf8))
         let response = api.handle(request)
         guard let deferred = response.deferred else { return response }
-        return await withCheckedContinuation { continuation in deferred { continuation.resume(returning: $0) } }
+        return await withCheckedContinuation { continuation in deferred(DeferredReply { continuation.resume(returning: $0) }) }
     }
 }
 

@@ -90,6 +90,10 @@ chttpd_pending *chttpd_defer(chttpd_exchange *exchange);
 /* Adds a header to a deferred answer; call before chttpd_complete. Returns 0, or -1 when invalid. */
 int chttpd_pending_header(chttpd_pending *pending, const char *name, const char *value);
 
+/* Whether the client of a deferred answer has closed its connection (or it failed): 1 when the answer would go
+   nowhere, 0 otherwise. MHD does not watch a suspended connection, so this peeks at its socket. */
+int chttpd_pending_client_left(chttpd_pending *pending);
+
 /* Sends a deferred answer (the body is copied); the pending answer must not be used after. */
 void chttpd_complete(chttpd_pending *pending, unsigned status, const uint8_t *body, size_t length);
 
