@@ -6,7 +6,6 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
-import VectorTiles
 
 /// The layers a frame can draw.
 public enum MapLayer: String, CaseIterable, Sendable {
@@ -25,6 +24,8 @@ public final class MapEngine: Sendable {
     public static let frameZoomRange: ClosedRange<Double> = 10...20
     public static let tileSizes = [256, 512]
     public static let tileScales = [1.0, 2.0]
+    /// The zooms the raster and glow tiles are offered at in TileJSON and styles (frames' zooms; any tile can be asked for).
+    public static let offeredTileZooms = Int(frameZoomRange.lowerBound)...Int(frameZoomRange.upperBound)
 
     public let paths: DataPaths
     public let scene: Scene
@@ -50,8 +51,6 @@ public final class MapEngine: Sendable {
     /// The fingerprints of the glow's points that reach a view, by view and glow snapshot (so the points are not
     /// gathered for every frame).
     let glowPrints = ByteBudgetCache<String, String>(budget: 1024)
-    /// The base map as Mapbox Vector Tiles.
-    public let vectorTiles: VectorTileMaker
 
     /// Loads the scene, the style (its file read once for every section), the label font and the base map (from
     /// its cache, importing it when the cache is missing or stale).
@@ -66,7 +65,6 @@ public final class MapEngine: Sendable {
         let labelFont = try InterFont.bold.load()
         self.labelFont = labelFont
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
-        vectorTiles = VectorTileMaker(store: store, style: style)
         pinLook = try PinLook.parse(styleData, file: styleFile)
         cardLook = try CardLook.parse(styleData, file: styleFile)
         styleSections = try StyleSections(styleData, file: styleFile)
