@@ -48,7 +48,6 @@ struct FuzzTests {
     }
 
     @Test func randomCommandLinesExitZeroOneOrTwo() throws {
-        let cli = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var random = SplitMix64(seed: 7)
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         let commands = ["layout", "hit", "zoom", "project", "tiles-for", "route-state", "sharing", "locate", "users", "friends", "snaps", "nonsense"]
@@ -62,20 +61,9 @@ struct FuzzTests {
                 if random.next() % 4 != 0 { arguments.append(pick(Self.values)) }
             }
             if random.next() % 3 == 0 { arguments.append(pick(["list", "jordan", "add", "import", "13/2412/3080"])) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("snapmap")
-            if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) { process.executableURL = cli.appendingPathComponent(".build/debug/snapmap") }
-            process.arguments = arguments
-            process.currentDirectoryURL = cli
-            process.environment = ProcessInfo.processInfo.environment.merging(["SNAPMAP_DB": database]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            try process.run()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationReason == .exit && [0, 1, 2].contains(process.terminationStatus), "\(arguments)")
-            if process.terminationStatus != 0 { #expect(printed.isEmpty, "nothing on standard output when \(arguments) fails") }
+            let result = try Snapmap.run(arguments, environment: ["SNAPMAP_DB": database])
+            #expect(result.exited && [0, 1, 2].contains(result.status), "\(arguments)")
+            if result.status != 0 { #expect(result.stdout.isEmpty, "nothing on standard output when \(arguments) fails") }
         }
     }
 }
