@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "GeoCore", dependencies: ["CProj"]),
-        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CMalloc"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CMalloc", "CZlib"]),
         .target(name: "BaseMap", dependencies: ["GeoCore", "Raster"]),
         .target(name: "VectorTiles", dependencies: ["GeoCore", "Raster", "BaseMap", "CZlib"]),
         .target(name: "HeatMap", dependencies: ["GeoCore", "Raster"]),
