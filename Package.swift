@@ -26,6 +26,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "GeoCore", dependencies: ["CProj"]),
@@ -35,7 +36,7 @@ let package = Package(
         .target(name: "HeatMap", dependencies: ["GeoCore", "Raster"]),
         .target(name: "PinLayout", dependencies: ["GeoCore"]),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
-        .target(name: "LiveMap", dependencies: ["GeoCore", "SQLiteKit"]),
+        .target(name: "LiveMap", dependencies: ["GeoCore", "SQLiteKit", "CCrypto"]),
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "RedisStore", dependencies: ["LiveMap", "GeoCore", "CHiredis"]),
         .target(name: "MapScene", dependencies: ["GeoCore", "HeatMap", "LiveMap"]),

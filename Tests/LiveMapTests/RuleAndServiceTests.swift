@@ -48,6 +48,11 @@ struct RuleAndServiceTests {
                                          input: Data(samples.map { $0.map { String(format: "%02x", $0) }.joined() + "\n" }.joined().utf8))
         let expected = python.output.split(separator: "\n").map(String.init)
         #expect(samples.map(SHA256.hex) == expected)
+        // A token as `Tokens` makes them (64 hex characters) and a message of many blocks, against coreutils' sha256sum.
+        for message in [Array(String(repeating: "0123456789abcdef", count: 4).utf8), (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 31) }] {
+            let sum = try TestProcess.run(program: "sha256sum", [], input: Data(message)).output.prefix(64)
+            #expect(SHA256.hex(message) == String(sum))
+        }
     }
 
     @Test func badInputIsRefusedAndChangesNothing() throws {
