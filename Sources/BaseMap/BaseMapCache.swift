@@ -43,24 +43,17 @@ public enum BaseMapCache {
     /// `checksum` of raw bytes: four FNV-1a lanes over 32-byte steps (each a chain of multiplies the processor
     /// overlaps with the others), folded into one with the remaining bytes.
     static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        let prime: UInt64 = 0x0000_0100_0000_01B3
-        var lanes = SIMD4<UInt64>(repeating: 0xCBF2_9CE4_8422_2325)
+        var lanes = SIMD4<UInt64>(repeating: FNV1a.offsetBasis)
         let steps = raw.count / 32
         for step in 0..<steps {
             func word(_ lane: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: step * 32 + lane * 8, as: UInt64.self)) }
             lanes ^= SIMD4(word(0), word(1), word(2), word(3))
-            lanes &*= prime
+            lanes &*= FNV1a.prime
         }
-        var hash = lanes[0]
-        for lane in 1..<4 {
-            hash ^= lanes[lane]
-            hash &*= prime
-        }
-        for index in (steps * 32)..<raw.count {
-            hash ^= UInt64(raw[index])
-            hash &*= prime
-        }
-        return hash
+        var hasher = FNV1a(seed: lanes[0])
+        for lane in 1..<4 { hasher.add(word: lanes[lane]) }
+        for index in (steps * 32)..<raw.count { hasher.add(raw[index]) }
+        return hasher.value
     }
 
     /// The cached store, or nil when the file is missing, of another format or made from other sources; a file

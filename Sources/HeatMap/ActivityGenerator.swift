@@ -42,8 +42,8 @@ public enum ActivityGenerator {
 
     /// The Snaps of `spec`, every place on land by `isLand`; a hotspot whose centre is in the water is an error.
     public static func generate(_ spec: Hotspots, isLand: (Coordinate) -> Bool) throws(GeoError) -> [Snap] {
-        guard let end = ISO8601DateFormatter().date(from: spec.endsAt) else {
-            throw .invalid(field: "endsAt", reason: "expected an ISO 8601 time such as 2026-11-29T18:00:00Z")
+        guard let end = ISO8601Time.date(from: spec.endsAt) else {
+            throw .invalid(field: "endsAt", reason: "expected an ISO 8601 time such as \(ISO8601Time.example)")
         }
         try GeoError.check(spec.hours, "hours", in: 0...24)
         var random = SplitMix64(seed: spec.seed)

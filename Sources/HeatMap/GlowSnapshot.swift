@@ -26,18 +26,12 @@ public struct GlowSnapshot: Sendable {
     }
 
     /// FNV-1a over the bits of each point's position and weight: what a tag of drawn points hashes.
-    public static func fingerprint(of points: some Sequence<HeatPoint>, seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
-        var hash = seed
+    public static func fingerprint(of points: some Sequence<HeatPoint>, seed: UInt64 = FNV1a.offsetBasis) -> UInt64 {
+        var hasher = FNV1a(seed: seed)
         for point in points {
-            for value in [point.x, point.y, point.weight] {
-                let bits = value.bitPattern
-                for shift in stride(from: 0, to: 64, by: 8) {
-                    hash ^= (bits >> UInt64(shift)) & 0xFF
-                    hash &*= 0x0000_0100_0000_01B3
-                }
-            }
+            for value in [point.x, point.y, point.weight] { hasher.add(bitsOf: value) }
         }
-        return hash
+        return hasher.value
     }
 
     /// The snapshot of `cells` (a cell's contributions with their fixed-point weights) at the start of `epoch`:

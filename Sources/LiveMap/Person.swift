@@ -24,9 +24,6 @@ public struct Person: Hashable, Sendable {
         self.color = color
         self.avatar = avatar
     }
-
-    /// The first word of the name ("Jordan").
-    public var firstName: String { String(name.split(separator: " ").first ?? Substring(name)) }
 }
 
 extension Person {

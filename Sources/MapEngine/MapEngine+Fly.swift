@@ -46,11 +46,10 @@ extension MapEngine {
             return try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
                                                     friends: friends, selected: selected, now: now).canvas, delayMilliseconds: delay)
         }.map { try $0.get() }
-        guard let card = layout.card else { return frames }
-        let color = cardColor(of: selected, among: friends)
-        let face = cardFace(of: selected, among: friends)
+        guard let card = cardInk(layout, selected: selected, friends: friends) else { return frames }
         // The card covers only the bottom: each slide frame recompresses only the bands it changes.
-        let settled = SharedLayer(canvas: try renderFrame(framed, layers: [.base, .heat, .pins], friends: friends, selected: selected, now: now).canvas)
+        let (frame, plan) = try composeFrame(framed, layers: [.base, .heat, .pins], layout: layout, friends: friends, card: nil, now: now, sharing: nil)
+        let settled = SharedLayer(canvas: frame.canvas)
         frames += try ConcurrentMap.map(Array(1...slides)) { index in
             guard !stopWhen() else { throw RenderStopped() }
             let t = Double(index) / Double(slides)
@@ -58,9 +57,10 @@ extension MapEngine {
             let progress = index == slides ? 1 : 1 - (1 + omega * t * Self.cardSlideSeconds) * exp(-omega * t * Self.cardSlideSeconds)
             let canvas = try settled.canvas.copy()
             // Whole pixels, so that every slide frame reuses the card's blurred shadow mask.
-            let offset = (card.rect.height * (1 - progress) * framed.scale).rounded() / framed.scale
-            self.cardLook.draw(card.moved(down: offset), color: color, look: face, font: self.labelFont, masks: self.shadowMasks,
-                               scale: framed.scale, into: canvas)
+            let offset = (card.card.rect.height * (1 - progress) * framed.scale).rounded() / framed.scale
+            var sliding = plan
+            sliding.card = CardInk(card: card.card.moved(down: offset), color: card.color, face: card.face)
+            try self.draw(sliding, .card ... .card, into: canvas)
             return APNG.Frame(png: try settled.png(of: canvas), width: canvas.width, height: canvas.height,
                               delayMilliseconds: index == slides ? 1000 : delay)
         }.map { try $0.get() }

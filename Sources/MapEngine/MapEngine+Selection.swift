@@ -26,11 +26,7 @@ extension MapEngine {
     public func renderSelectedFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base, .heat, .pins], friends: [Friend], selected: String,
                                     now: Date, viewer: Coordinate? = nil, sharing: SharedLayers? = nil) throws -> RenderedFrame {
         let (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
-        let frame = try renderFrame(framed, layers: layers.union([.pins]), friends: friends, selected: selected, now: now, sharing: sharing)
-        if let card = layout.card {
-            cardLook.draw(card, color: cardColor(of: selected, among: friends), look: cardFace(of: selected, among: friends), font: labelFont,
-                          masks: shadowMasks, scale: framed.scale, into: frame.canvas)
-        }
-        return RenderedFrame(canvas: frame.canvas, layout: layout, shared: frame.shared)
+        return try composeFrame(framed, layers: layers.union([.pins]), layout: layout, friends: friends,
+                                card: cardInk(layout, selected: selected, friends: friends), now: now, sharing: sharing).frame
     }
 }

@@ -67,51 +67,18 @@ extension MapEngine {
         try checkFrame(framed)
         let drawn = atSelection ? layers.union([.pins]) : layers
         if drawn.contains(.pins), layout == nil { layout = try self.layout(framed, friends: friends, selected: selected, now: now) }
-        let overlay = layout.map { Overlay(layout: $0, friends: friends, cardColor: cardColor(of: selected, among: friends),
-                                           cardFace: cardFace(of: selected, among: friends)) }
-        guard let png = try streamFrame(framed, layers: drawn.subtracting([.pins]), overlay: overlay, now: now, inFlight: inFlight) else { return nil }
+        let plan = plan(framed, layers: drawn, layout: layout, friends: friends, card: cardInk(layout, selected: selected, friends: friends), now: now)
+        guard let png = try streamFrame(plan, inFlight: inFlight) else { return nil }
         return EncodedFrame(png: png, width: viewport.pixelWidth, height: viewport.pixelHeight, layout: layout)
     }
 
-    /// What is drawn over the base and glow of each band: the pins of a layout and, when it has one, its card.
-    private struct Overlay {
-        let layout: PinLayoutResult
-        let friends: [Friend]
-        let cardColor: Color
-        let cardFace: AvatarLook?
-    }
-
-    /// The card's avatar colour: the selected friend's, grey when unknown (as `renderSelectedFrame` draws it).
-    func cardColor(of selected: String?, among friends: [Friend]) -> Color {
-        (try? Color(hex: friends.first { $0.id == selected }?.color ?? "#8A8D91")) ?? .black
-    }
-
-    /// The card's cartoon: the selected friend's look, unless the style draws initials.
-    func cardFace(of selected: String?, among friends: [Friend]) -> AvatarLook? {
-        guard pinLook.avatar != .initials, let friend = friends.first(where: { $0.id == selected }) else { return nil }
-        return scene.look(of: friend.id, color: friend.color)
-    }
-
-    /// Renders the frame's bands (at most `inFlight` at a time, taken top to bottom), draws the overlay over each
-    /// and hands it to the encoder; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
-    private func streamFrame(_ viewport: Viewport, layers: Set<MapLayer>, overlay: Overlay?, now: Date, inFlight: Int) throws -> [UInt8]? {
-        let view = MapView(viewport: viewport)
-        let (bands, tops) = Self.bands(of: view)
-        let encoder = try PNGStreamEncoder(width: view.width, height: view.height, opaque: layers.contains(.base))
-        let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
-        let boxes = pinBoxes(overlay?.layout)
+    /// Draws the plan's bands through the card (at most `inFlight` at a time, taken top to bottom) and hands each to
+    /// the encoder; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
+    private func streamFrame(_ plan: FramePlan, inFlight: Int) throws -> [UInt8]? {
+        let (bands, tops) = Self.bands(of: plan.view)
+        let encoder = try PNGStreamEncoder(width: plan.view.width, height: plan.view.height, opaque: plan.layers.contains(.base))
         try ConcurrentMap.forEach(bands.count, workers: inFlight) { index in
-            let canvas = try self.renderBase(bands[index], of: view, layers: layers, now: now)
-            canvas.originY = tops[index]
-            if !names.isEmpty { self.baseMap.drawPlaceNames(names, of: view, avoiding: boxes, into: canvas) }
-            // The order of the whole-canvas path: pins, the credit, then the card over them.
-            if let overlay { self.drawPins(overlay.layout, friends: overlay.friends, into: canvas) }
-            if layers.contains(.base) { self.drawCredit(viewport, into: canvas) }
-            if let overlay, let card = overlay.layout.card {
-                self.cardLook.draw(card, color: overlay.cardColor, look: overlay.cardFace, font: self.labelFont, masks: self.shadowMasks,
-                                   scale: viewport.scale, into: canvas)
-            }
-            try encoder.append(canvas)
+            try encoder.append(self.drawBand(plan, bands[index], top: tops[index], through: .card))
         }
         return try encoder.finish()
     }

@@ -6,7 +6,6 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
-import VectorTiles
 
 /// The layers a frame can draw.
 public enum MapLayer: String, CaseIterable, Sendable {
@@ -25,6 +24,8 @@ public final class MapEngine: Sendable {
     public static let frameZoomRange: ClosedRange<Double> = 10...20
     public static let tileSizes = [256, 512]
     public static let tileScales = [1.0, 2.0]
+    /// The zooms the raster and glow tiles are offered at in TileJSON and styles (frames' zooms; any tile can be asked for).
+    public static let offeredTileZooms = Int(frameZoomRange.lowerBound)...Int(frameZoomRange.upperBound)
 
     public let paths: DataPaths
     public let scene: Scene
@@ -50,8 +51,6 @@ public final class MapEngine: Sendable {
     /// The fingerprints of the glow's points that reach a view, by view and glow snapshot (so the points are not
     /// gathered for every frame).
     let glowPrints = ByteBudgetCache<String, String>(budget: 1024)
-    /// The base map as Mapbox Vector Tiles.
-    public let vectorTiles: VectorTileMaker
 
     /// Loads the scene, the style (its file read once for every section), the label font and the base map (from
     /// its cache, importing it when the cache is missing or stale).
@@ -66,7 +65,6 @@ public final class MapEngine: Sendable {
         let labelFont = try InterFont.bold.load()
         self.labelFont = labelFont
         baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
-        vectorTiles = VectorTileMaker(store: store, style: style)
         pinLook = try PinLook.parse(styleData, file: styleFile)
         cardLook = try CardLook.parse(styleData, file: styleFile)
         styleSections = try StyleSections(styleData, file: styleFile)
@@ -104,56 +102,39 @@ public final class MapEngine: Sendable {
     public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base], friends: [Friend] = [], selected: String? = nil,
                             now: Date, sharing: SharedLayers? = nil) throws -> RenderedFrame {
         try checkFrame(viewport)
-        let view = MapView(viewport: viewport)
-        let under = layers.subtracting([.pins])
-        var layer: SharedLayer?
-        if let sharing {
-            let key = sharedLayerKey(view, layers: under, now: now)
-            if let cached = sharing.value(key) {
-                layer = cached
-            } else {
-                let names = under.contains(.base) ? baseMap.placeNames(for: view) : []
-                let made = SharedLayer(canvas: try renderUnderPins(view, layers: under, now: now), names: names,
-                                       unobstructed: baseMap.namePlacements(names, of: view, avoiding: []))
-                sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
-                layer = made
-            }
-        }
         let layout = layers.contains(.pins) ? try self.layout(viewport, friends: friends, selected: selected, now: now) : nil
-        let avoiding = pinBoxes(layout)
-        let canvas: Canvas
-        if let shared = layer {
-            (canvas, layer) = try namedCopy(of: shared, view: view, avoiding: avoiding)
-        } else {
-            // Names drawn band by band in parallel: the same pixels as over the whole canvas.
-            let names = layers.contains(.base) ? baseMap.placeNames(for: view) : []
-            canvas = try renderUnderPins(view, layers: under, now: now) { band, top in
-                band.originY = top
-                self.baseMap.drawPlaceNames(names, of: view, avoiding: avoiding, into: band)
-            }
+        return try composeFrame(viewport, layers: layers, layout: layout, friends: friends, card: nil, now: now, sharing: sharing).frame
+    }
+
+    /// The frame of `viewport` drawn from `layout` (pins) and `card` on one canvas, and its plan. Without `sharing`
+    /// the base, glow and names are drawn band by band in parallel (the same pixels as over the whole canvas); with
+    /// it, the base and glow come from the shared layer and only the names the pins move are drawn anew on a copy.
+    func composeFrame(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], card: CardInk?, now: Date,
+                      sharing: SharedLayers?) throws -> (frame: RenderedFrame, plan: FramePlan) {
+        try checkFrame(viewport)
+        guard let sharing else {
+            let plan = plan(viewport, layers: layers, layout: layout, friends: friends, card: card, now: now)
+            let canvas = try drawInBands(plan, through: .names)
+            try draw(plan, .pins ... .card, into: canvas)
+            return (RenderedFrame(canvas: canvas, layout: layout, shared: nil), plan)
         }
-        if let layout { drawPins(layout, friends: friends, into: canvas) }
-        if layers.contains(.base) { drawCredit(viewport, into: canvas) }
-        return RenderedFrame(canvas: canvas, layout: layout, shared: layer)
+        let layer = try sharedLayer(viewport, layers: layers.subtracting([.pins]), now: now, in: sharing)
+        let plan = plan(viewport, layers: layers, layout: layout, friends: friends, card: card, now: now, names: layer.names)
+        let (canvas, named) = try namedCopy(of: layer, view: plan.view, avoiding: plan.avoiding)
+        try draw(plan, .pins ... .card, into: canvas)
+        return (RenderedFrame(canvas: canvas, layout: layout, shared: named), plan)
     }
 
-    /// The base and glow of a view, in bands of `bandHeight` rows rendered in parallel; `finish`, when given,
-    /// draws more over each band (with its first row's place in the frame).
-    private func renderUnderPins(_ view: MapView, layers: Set<MapLayer>, now: Date,
-                                 finish: (@Sendable (Canvas, Int) -> Void)? = nil) throws -> Canvas {
-        let (bands, tops) = Self.bands(of: view)
-        let canvases = try ConcurrentMap.map(Array(bands.indices)) { index in
-            let canvas = try self.renderBase(bands[index], of: view, layers: layers, now: now)
-            finish?(canvas, tops[index])
-            return canvas
-        }.map { try $0.get() }
-        return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
-    }
-
-    /// A frame's bands of about `bandHeight` rows (whole bands of its PNG encoding), and the frame row each starts at.
-    static func bands(of view: MapView) -> (bands: [MapView], tops: [Int]) {
-        let rows = PNGCodec.drawingBands(width: view.width, height: view.height, near: bandHeight)
-        return (rows.map { view.band(rows: $0) }, rows.map(\.lowerBound))
+    /// The base and glow of a viewport (with its place names, undrawn), from the cache or drawn and kept there.
+    private func sharedLayer(_ viewport: Viewport, layers: Set<MapLayer>, now: Date, in sharing: SharedLayers) throws -> SharedLayer {
+        let under = plan(viewport, layers: layers, layout: nil, friends: [], card: nil, now: now, names: [])
+        let key = sharedLayerKey(under.view, layers: layers, now: now)
+        if let cached = sharing.value(key) { return cached }
+        let names = layers.contains(.base) ? baseMap.placeNames(for: under.view) : []
+        let made = SharedLayer(canvas: try drawInBands(under, through: .base), names: names,
+                               unobstructed: baseMap.namePlacements(names, of: under.view, avoiding: []))
+        sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
+        return made
     }
 
     /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now.
@@ -184,14 +165,6 @@ public final class MapEngine: Sendable {
     public func glowInputs(for view: MapView, now: Date) -> String? {
         let print = glowFingerprint(for: view, now: now)
         return print.isEmpty ? nil : [print, styleSections.heat, String(glowLatitude.bitPattern, radix: 16)].joined(separator: "\u{1F}")
-    }
-
-    /// The base and glow of `view`, a band of `frame`.
-    func renderBase(_ view: MapView, of frame: MapView, layers: Set<MapLayer>, now: Date) throws -> Canvas {
-        let canvas = try Canvas(width: view.width, height: view.height, background: layers.contains(.base) ? baseMap.style.water : .clear)
-        if layers.contains(.base) { baseMap.draw(into: canvas, view: view, frame: frame) }
-        if layers.contains(.heat) { try heatRenderer(for: view, now: now).draw(view, into: canvas) }
-        return canvas
     }
 
     /// The glow's points that can colour a view at `now`: those of the snapshot of `now`'s epoch within the kernel's

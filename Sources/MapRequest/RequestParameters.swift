@@ -64,8 +64,8 @@ public struct RequestParameters: Sendable {
     public func clock(scene: Scene, default fallback: Date, name: String = "clock") throws(BadParameter) -> Date {
         guard let text = try string(name) else { return fallback }
         if text == "scene" { return scene.capturedAt }
-        guard let date = ISO8601DateFormatter().date(from: text) else {
-            throw bad(name, "must be an ISO 8601 time such as 2026-11-29T18:00:00Z, or \"scene\"; got \"\(text.prefix(40))\"")
+        guard let date = ISO8601Time.date(from: text) else {
+            throw bad(name, "must be an ISO 8601 time such as \(ISO8601Time.example), or \"scene\"; got \"\(text.prefix(40))\"")
         }
         return date
     }

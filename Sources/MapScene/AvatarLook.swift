@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// How a person's cartoon avatar looks (the Bitmoji idea): skin tone, hair style and colour, eyes, mouth,
 /// facial hair and the colour of their top. Fixture people carry one in the data; anyone else gets one
@@ -24,11 +25,7 @@ public struct AvatarLook: Hashable, Sendable, Codable {
 
     /// A look for someone the data does not describe, picked by a hash of their id; the top takes their colour.
     public static func derived(from id: String, color: String) -> AvatarLook {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in id.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
+        let hash = FNV1a.hash(id.utf8)
         func pick<T>(_ items: [T], _ shift: UInt64) -> T { items[Int((hash >> shift) % UInt64(items.count))] }
         return AvatarLook(skin: pick(skins, 0), hair: pick(Hair.allCases, 8), hairColor: pick(hairColors, 16), eyes: pick(Eyes.allCases, 24),
                           mouth: pick(Mouth.allCases, 32), facialHair: pick([FacialHair.none, .none, .stubble, .shortBeard], 40), top: color)

@@ -14,9 +14,6 @@ public struct Friend: Hashable, Sendable, Codable {
     public let color: String
     /// An avatar image path relative to the data directory, when the fixture names one.
     public let avatar: String?
-
-    /// The first word of the name ("Jordan").
-    public var firstName: String { String(name.split(separator: " ").first ?? Substring(name)) }
 }
 
 /// One entry of `friends.json` as written, before validation.

@@ -48,8 +48,8 @@ struct SceneRecord: Decodable {
     }
 
     func validatedCapturedAt(file: String) throws(FixtureError) -> Date {
-        guard let date = ISO8601DateFormatter().date(from: capturedAt) else {
-            throw FixtureError(file: file, path: "capturedAt", message: "expected an ISO 8601 time such as 2026-11-29T18:00:00Z")
+        guard let date = ISO8601Time.date(from: capturedAt) else {
+            throw FixtureError(file: file, path: "capturedAt", message: "expected an ISO 8601 time such as \(ISO8601Time.example)")
         }
         return date
     }

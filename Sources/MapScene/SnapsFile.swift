@@ -23,8 +23,8 @@ public enum SnapsFile {
             let path = "line \(index + 1)"
             do {
                 let record = try decoder.decode(ActivityGenerator.Snap.self, from: Data(line))
-                guard let at = ISO8601DateFormatter().date(from: record.at) else {
-                    throw LiveMapError.invalid(field: "at", message: "expected an ISO 8601 time such as 2026-11-29T18:00:00Z")
+                guard let at = ISO8601Time.date(from: record.at) else {
+                    throw LiveMapError.invalid(field: "at", message: "expected an ISO 8601 time such as \(ISO8601Time.example)")
                 }
                 let coordinate: Coordinate
                 do { coordinate = try Coordinate(lat: record.lat, lon: record.lon) } catch { throw LiveMapError.invalid(field: "lat/lon", message: error.description) }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// Entity tags derived from a request's inputs (FNV-1a, 64 bits), so a client's copy can be confirmed with
 /// 304 without rendering.
@@ -9,12 +10,7 @@ enum EntityTag {
 
     /// The tag of some bytes (an answer's body, a file).
     static func of<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return "\"" + String(hash, radix: 16) + "\""
+        "\"" + String(FNV1a.hash(bytes), radix: 16) + "\""
     }
 
     /// Whether an If-None-Match header names `tag` (or is `*`).

@@ -10,14 +10,14 @@ extension MapAPI {
     func vectorTile(_ tile: TileID, _ request: HTTPRequest) -> HTTPResponse {
         let gzip = request.acceptsGzip
         let key = "mvt/\(tile)" + (gzip ? ".gz" : "")
-        let (engine, tiles) = (self.engine, self.tiles)
+        let (vectorTiles, tiles) = (self.vectorTiles, self.tiles)
         let type = TileFormat.mvt.contentType
         let headers = gzip ? [("Content-Encoding", "gzip")] : []
         let tag = EntityTag.of([Self.code, baseMapData, engine.styleSections.vectorTiles, key])
         return conditional(request, tag: tag, cacheControl: Self.tileCacheControl, vary: "Accept-Encoding") {
             if let cached = tiles.value(key) { return HTTPResponse(status: 200, contentType: type, body: cached, headers: headers) }
             return renders.answer { _ in
-                var body = engine.vectorTiles.tile(tile)
+                var body = vectorTiles.tile(tile)
                 if gzip {
                     guard let compressed = Gzip.compress(body) else { return Self.json(500, ["error": "internal error"]) }
                     body = compressed
@@ -42,12 +42,12 @@ struct VectorTileJSON: Encodable {
     let attribution = MBTilesFile.attribution
     let vector_layers: [VectorLayerSchema]
 
-    init(engine: MapEngine, host: String?) {
+    init(engine: MapEngine, layers: [VectorLayerSchema], host: String?) {
         let raster = TileJSON(engine: engine, host: host)
         tiles = raster.tiles.map { $0.replacingOccurrences(of: ".png", with: ".mvt") }
         bounds = raster.bounds
         let view = engine.scene.viewport
         center = [view.center.lon, view.center.lat, MapLibreStyle.glZoom(view.zoom).rounded()]
-        vector_layers = engine.vectorTiles.layers
+        vector_layers = layers
     }
 }

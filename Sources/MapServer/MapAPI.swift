@@ -7,6 +7,7 @@ import MapRequest
 import MapScene
 import PinLayout
 import Raster
+import VectorTiles
 
 /// The map as URLs. Public: base and glow tiles, TileJSON, route frames, the web viewer, `/healthz/…`. Private,
 /// behind a bearer token: the signed-in person's location, sharing, friends, blocks, and their map (frames,
@@ -21,6 +22,8 @@ public final class MapAPI: Sendable {
     static let locationRate = (rate: 10.0, burst: 20.0)
 
     let engine: MapEngine
+    /// The engine's base map as Mapbox Vector Tiles.
+    let vectorTiles: VectorTileMaker
     /// The delivery-tracking map, drawn from the engine's base map data.
     let tracker: DeliveryTracker
     let live: LiveMapService
@@ -52,6 +55,7 @@ public final class MapAPI: Sendable {
         self.allowedHosts = allowedHosts
         sharedLayers = sharesLayers ? SharedLayers(budget: MapEngine.sharedLayerBudget) : nil
         self.engine = engine
+        vectorTiles = VectorTileMaker(engine.baseMap)
         tracker = DeliveryTracker(engine: engine)
         self.live = live
         self.clock = clock
@@ -132,9 +136,9 @@ public final class MapAPI: Sendable {
         case "/tiles.json":
             return try tagged(request, TileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl, vary: "Host")
         case "/vector.json":
-            return try tagged(request, VectorTileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl, vary: "Host")
+            return try tagged(request, VectorTileJSON(engine: engine, layers: vectorTiles.layers, host: request.host), cacheControl: Self.tileCacheControl, vary: "Host")
         case "/styles/snapmap.json":
-            return tagged(request, json: engine.mapLibreStyle(origin: Self.origin(request.host), glyphs: true), cacheControl: "public, max-age=300", vary: "Host")
+            return tagged(request, json: mapLibreStyle(origin: Self.origin(request.host), glyphs: true), cacheControl: "public, max-age=300", vary: "Host")
         case "/v1/route/frame.png", "/v1/route/state.json":
             return try routes(request, parameters)
         default:

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// The JSON bodies of the signed-in endpoints, as clients send them.
 enum MeBodies {
@@ -34,11 +35,8 @@ enum MeBodies {
 
     /// An ISO 8601 time (fractional seconds allowed), naming `field` when malformed.
     static func time(_ text: String, field: String) throws -> Date {
-        let plain = ISO8601DateFormatter()
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard text.count <= 40, let date = plain.date(from: text) ?? fractional.date(from: text) else {
-            throw JSONBody.Invalid(field: field, message: "must be an ISO 8601 time such as 2026-11-29T18:00:00Z")
+        guard let date = ISO8601Time.date(from: text) else {
+            throw JSONBody.Invalid(field: field, message: "must be an ISO 8601 time such as \(ISO8601Time.example)")
         }
         return date
     }

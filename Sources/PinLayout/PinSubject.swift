@@ -19,8 +19,8 @@ public struct PinSubject: Hashable, Sendable {
         self.bestFriend = bestFriend
     }
 
-    /// The first word of the name ("Jordan").
-    public var firstName: String { String(name[..<(name.firstIndex(of: " ") ?? name.endIndex)]) }
+    /// The first word of the name ("Jordan"), spaces before it skipped; the project's one rule for a first name.
+    public var firstName: String { String(name.split(separator: " ").first ?? Substring(name)) }
 }
 
 /// "now" under a minute, then "2m", "3h", "4d": the time since a friend was last seen, from a `now` the

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 
 /// Animated PNG (APNG 1.0): frames encoded by libpng as ordinary PNGs, joined into one file with the `acTL`,
@@ -82,13 +83,9 @@ public enum APNG {
     static func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
 }
 
-/// The CRC-32 of PNG chunks (ISO 3309, as zlib's `crc32`).
+/// The CRC-32 of PNG chunks (ISO 3309): zlib's `crc32`.
 enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { index in
-        (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-    }
-
     static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        ~bytes.reduce(UInt32.max) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        UInt32(bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
     }
 }

@@ -18,6 +18,11 @@ public struct VectorTileMaker: Sendable {
     /// Runs of the shoreline's rings with their bounds.
     let landRuns: PartChunks
 
+    /// The vector tiles of what `baseMap` draws: its store and style.
+    public init(_ baseMap: BaseMapRenderer) {
+        self.init(store: baseMap.store, style: baseMap.style)
+    }
+
     public init(store: BaseMapStore, style: MapStyle) {
         self.store = store
         self.style = style

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 
 /// Paths and tools the tests use: the checkout, `../shared`, and PROJ's own command-line programs.
 enum TestSupport {
@@ -13,22 +14,11 @@ enum TestSupport {
 
     /// Runs a program found on PATH with text on standard input and returns its standard output.
     static func run(_ program: String, _ arguments: [String], input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(program) exited \(process.terminationStatus)"])
+        let result = try TestProcess.run(program: program, arguments, input: Data(input.utf8))
+        guard result.succeeded else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(program) exited \(result.status)"])
         }
-        return String(decoding: output, as: UTF8.self)
+        return result.output
     }
 
     /// The numbers in a line of tool output.

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import LiveMap
+import ServerTestSupport
 import Testing
 
 @Suite("The visibility rule and the service's checks")
@@ -42,18 +43,16 @@ struct RuleAndServiceTests {
         #expect(SHA256.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         var generator = SystemRandomNumberGenerator()
         let samples = (0..<5).map { length in (0..<(length * 37 + 1)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import hashlib,sys\nfor line in sys.stdin: print(hashlib.sha256(bytes.fromhex(line.strip())).hexdigest())"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(samples.map { $0.map { String(format: "%02x", $0) }.joined() + "\n" }.joined().utf8))
-        try input.fileHandleForWriting.close()
-        let expected = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
-        process.waitUntilExit()
+        let python = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/python3"),
+                                         ["-c", "import hashlib,sys\nfor line in sys.stdin: print(hashlib.sha256(bytes.fromhex(line.strip())).hexdigest())"],
+                                         input: Data(samples.map { $0.map { String(format: "%02x", $0) }.joined() + "\n" }.joined().utf8))
+        let expected = python.output.split(separator: "\n").map(String.init)
         #expect(samples.map(SHA256.hex) == expected)
+        // A token as `Tokens` makes them (64 hex characters) and a message of many blocks, against coreutils' sha256sum.
+        for message in [Array(String(repeating: "0123456789abcdef", count: 4).utf8), (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 31) }] {
+            let sum = try TestProcess.run(program: "sha256sum", [], input: Data(message)).output.prefix(64)
+            #expect(SHA256.hex(message) == String(sum))
+        }
     }
 
     @Test func badInputIsRefusedAndChangesNothing() throws {

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import RedisStore
 import SQLiteKit
+import ServerTestSupport
 import Testing
 @testable import LiveMap
 
@@ -231,6 +232,14 @@ struct RedisStoreTests {
         #expect(RedisCluster.slot(of: "123456789") == 12739, "the CRC16 check value of Redis's cluster specification")
         #expect(RedisCluster.slot(of: "{p:ann}:asks") == RedisCluster.slot(of: "{p:ann}:fix"))
         #expect(RedisCluster.slot(of: "{p:ann}") == RedisCluster.slot(of: "p:ann"))
-        #expect(RedisCluster.slot(of: "{}x") == RedisCluster.slot(of: "{}x"), "an empty tag hashes the whole key")
+        let keys = ["{}x", "x{}", "a{b", "a}b{", "{}{p:ann}"]
+        #expect(keys.map(RedisCluster.slot(of:)) == (try keys.map(Self.wholeKeySlot)), "an empty or unclosed tag hashes the whole key")
+    }
+
+    /// The slot of a key hashed whole: CRC-16/XMODEM by Python's `binascii.crc_hqx`, modulo 16384.
+    static func wholeKeySlot(_ key: String) throws -> Int {
+        let script = "import binascii,sys; print(binascii.crc_hqx(sys.argv[1].encode(), 0) % 16384)"
+        let result = try TestProcess.run(program: "python3", ["-c", script, key])
+        return try #require(Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "python3: \(result.errorOutput)")
     }
 }

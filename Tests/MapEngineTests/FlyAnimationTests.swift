@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import Raster
+import ServerTestSupport
 import Testing
 @testable import MapEngine
 
@@ -8,17 +9,8 @@ import Testing
 @Suite("The fly-to animation")
 struct FlyAnimationTests {
     static func run(_ program: String, _ arguments: [String], in directory: URL? = nil) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try TestProcess.run(URL(fileURLWithPath: program), arguments, directory: directory)
+        return (result.status, result.output + result.errorOutput)
     }
 
     @Test func theAnimationDecodesWithItsFramesAndDelaysAndEndsOnTheSelectedFrame() throws {

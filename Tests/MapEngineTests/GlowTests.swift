@@ -7,10 +7,13 @@ import Testing
 @testable import MapEngine
 @testable import MapScene
 
-/// The live glow in the engine, on an engine of its own (its glow starts empty).
-@Suite("The live glow", .serialized)
+/// The live glow in the engine, each test on an engine of its own (its glow starts empty), so no test sees another's
+/// Snaps, whatever the order.
+@Suite("The live glow")
 struct GlowTests {
-    static let engine = Result { try MapEngine(paths: DataPaths(dataDirectory: SceneLoaderTests.dataDirectory)) }
+    static func engine() throws -> MapEngine {
+        try MapEngine(paths: DataPaths(dataDirectory: SceneLoaderTests.dataDirectory))
+    }
 
     static func snaps(_ count: Int, by people: [String], at coordinate: Coordinate, now: Date) -> [PostedSnap] {
         (0..<count).map { index in
@@ -20,7 +23,7 @@ struct GlowTests {
     }
 
     @Test func onePersonsSnapsChangeNoByteAndEnoughPeoplesShow() throws {
-        let engine = try Self.engine.get()
+        let engine = try Self.engine()
         let now = engine.scene.capturedAt
         for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
         let quiet = try Coordinate(lat: 40.7065, lon: -73.9450)
@@ -39,7 +42,7 @@ struct GlowTests {
 
     @Test(arguments: [-0.5, 0.5])
     func tilesAreSeamlessOnEitherSideOfAnHour(offset: Double) throws {
-        let engine = try Self.engine.get()
+        let engine = try Self.engine()
         let hour = (engine.scene.capturedAt.timeIntervalSince1970 / 3600).rounded(.up) * 3600
         let now = Date(timeIntervalSince1970: hour + offset)
         for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
@@ -71,7 +74,7 @@ extension GlowTests {
     /// The glow's radius is in metres (within a range of points) and its weight keeps each Snap's total: at a
     /// hotspot's centre the colour stays within one step of the ramp (between two of its stops) from z11 to z18.
     @Test func aHotspotKeepsItsColourFromZoom11To18() throws {
-        let engine = try Self.engine.get()
+        let engine = try Self.engine()
         let now = engine.scene.capturedAt
         for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
         let spec = try JSONDecoder().decode(ActivityGenerator.Hotspots.self,

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import HeatMap
+import LiveMap
 import Raster
 import Testing
 @testable import MapEngine
@@ -8,15 +9,26 @@ import Testing
 
 @Suite("The glow in the engine")
 struct HeatLayerTests {
+    /// Eight people send fixes from one quiet place to a live store feeding an engine's glow: no byte of the glow there
+    /// changes; the same eight posting Snaps there do change it, so the place can glow.
     @Test func noFriendFeedsTheGlow() throws {
-        let engine = try EngineFixture.engine.get()
-        let friends = try LiveFixture.samsFriends()
-        #expect(!friends.isEmpty && engine.glow.cellCount > 0)
-        let viewport = engine.scene.viewport
-        let heatOnly: Set<MapLayer> = [.heat]
-        let alone = try PNGCodec.encode(engine.renderFrame(viewport, layers: heatOnly, now: engine.scene.capturedAt).canvas)
-        let withFriends = try PNGCodec.encode(engine.renderFrame(viewport, layers: heatOnly, friends: friends, now: engine.scene.capturedAt).canvas)
-        #expect(alone == withFriends, "the glow is public: private locations add nothing to it")
+        let engine = try MapEngine(paths: EngineFixture.engine.get().paths)
+        let now = engine.scene.capturedAt
+        let live = LiveMapService(store: try SQLiteLiveStore(path: EngineFixture.temporaryURL("fixes-\(UUID().uuidString).db").path))
+        try LiveGlow.connect(engine.glow, live: live, clock: { now })
+        let quiet = try Coordinate(lat: 40.7065, lon: -73.9450)
+        let tile = try TileID(containing: quiet, zoom: 15)
+        let before = try PNGCodec.encode(engine.renderHeatTile(tile, now: now))
+        let people = try (0..<8).map { try live.addPerson(id: "near-\($0)", name: "Near \($0)").id }
+        for person in people {
+            let fix = try LocationFix(lat: quiet.lat, lon: quiet.lon, accuracyMeters: 5, takenAt: now.addingTimeInterval(-60))
+            #expect(try live.updateLocation(person, fix: fix, now: now))
+        }
+        #expect(engine.glow.cellCount == 0, "no fix reached the glow's cells")
+        #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) == before, "the glow is public: private locations add nothing to it")
+        let point = WebMercator.projectUnchecked(lat: quiet.lat, lon: quiet.lon)
+        for person in people { engine.glow.add(PostedSnap(poster: person.rawValue, point: point, takenAt: now.addingTimeInterval(-60))) }
+        #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) != before, "their Snaps there do glow")
     }
 
     @Test func heatOverlayTilesAreTransparentAwayFromActivity() throws {

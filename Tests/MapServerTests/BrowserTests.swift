@@ -4,16 +4,8 @@ import Testing
 
 /// Runs one of the Selenium scripts in `Tests/browser` with Debian's python3; its exit status and everything it printed.
 private func runBrowserScript(_ name: String, root: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [root.appendingPathComponent("Tests/browser/\(name)").path] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+    let result = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), [root.appendingPathComponent("Tests/browser/\(name)").path] + arguments)
+    return (result.status, result.output + result.errorOutput)
 }
 
 @Suite("The web viewer in headless Chromium")

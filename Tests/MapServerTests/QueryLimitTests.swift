@@ -10,15 +10,9 @@ struct QueryLimitTests {
 
     /// Sends one raw request and reads the status line; the status and the seconds it took (nil: no answer).
     private func ask(_ server: ServerFixture, _ target: String) throws -> (Int?, Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "15", server.base.absoluteString + target]
-        let output = Pipe()
-        process.standardOutput = output
         let started = Date()
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/curl"),
+                                       ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "15", server.base.absoluteString + target]).output
         return (Int(text).flatMap { $0 == 0 ? nil : $0 }, Date().timeIntervalSince(started))
     }
 

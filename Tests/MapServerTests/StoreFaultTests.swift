@@ -101,15 +101,7 @@ struct StoreFaultTests {
     static func sqlite(_ database: String, _ sql: String) throws -> String {
         let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nrows = []\n"
             + "for s in sys.argv[2].split(';'):\n    rows = c.execute(s).fetchall() if s.strip() else rows\nc.close()\nprint(rows[0][0] if rows else '')"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, database, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try TestProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, database, sql]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
@@ -122,13 +114,6 @@ struct StoreFaultTests {
     /// Runs a tool quietly; whether it succeeded.
     static func tool(_ path: String, _ arguments: [String]) throws -> Bool {
         guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return try TestProcess.run(URL(fileURLWithPath: path), arguments).succeeded
     }
 }

@@ -3,6 +3,7 @@ import FoundationNetworking
 import MapEngine
 import MapScene
 import ServerTestSupport
+import VectorTiles
 import Testing
 #if canImport(FoundationNetworking)
 #endif
@@ -20,11 +21,8 @@ struct VectorTileHTTPTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let (head, body) = (directory.appendingPathComponent("head"), directory.appendingPathComponent("body"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-D", head.path, "-o", body.path] + headers.flatMap { ["-H", $0] } + [try server.base.absoluteString + path]
-        try process.run()
-        process.waitUntilExit()
+        _ = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/curl"),
+                                ["-s", "-D", head.path, "-o", body.path] + headers.flatMap { ["-H", $0] } + [try server.base.absoluteString + path])
         let lines = try String(contentsOf: head, encoding: .utf8).split(separator: "\r\n")
         let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
         var fields: [String: String] = [:]
@@ -39,16 +37,9 @@ struct VectorTileHTTPTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-\(UUID().uuidString).gz")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "gzip reads the body")
-        return [UInt8](data)
+        let result = try TestProcess.run(URL(fileURLWithPath: "/bin/gzip"), ["-dc", file.path])
+        #expect(result.succeeded, "gzip reads the body")
+        return [UInt8](result.stdout)
     }
 
     @Test func tilesComeGzippedWhenAcceptedWithATagPerEncoding() throws {
@@ -57,7 +48,7 @@ struct VectorTileHTTPTests {
         let (plainStatus, plainHeaders, plain) = try curl(Self.tile)
         #expect(plainStatus == 200 && plainHeaders["content-type"] == "application/vnd.mapbox-vector-tile")
         #expect(plainHeaders["content-encoding"] == nil && plainHeaders["vary"] == "Accept-Encoding")
-        #expect(plain == engine.vectorTiles.tile(try .init(z: 14, x: 4826, y: 6159)), "the bytes the engine makes")
+        #expect(plain == VectorTileMaker(engine.baseMap).tile(try .init(z: 14, x: 4826, y: 6159)), "the bytes the engine makes")
         let (status, headers, gzipped) = try curl(Self.tile, headers: ["Accept-Encoding: gzip, deflate"])
         #expect(status == 200 && headers["content-encoding"] == "gzip" && headers["content-type"] == "application/vnd.mapbox-vector-tile")
         let unzipped = try gunzip(gzipped)

@@ -112,6 +112,10 @@ struct DangerousStyleTests {
         let engine = PinLayoutEngine(style: PinStyle(groupOverlap: 1), measurer: FixedWidthMeasurer())
         let subjects = [Fixture.subject("a", 40.7150, -73.9560), Fixture.subject("b", 40.7150, -73.9560)]
         let layout = engine.layout(subjects: subjects, viewport: viewport, now: Fixture.now)
-        #expect(layout.pins.count == 2, "the layout completes (it used to trap dividing by a zero threshold)")
+        // It used to trap dividing by a zero threshold; now both friends are drawn, each alone or in a group, at finite places.
+        let shown = layout.pins.filter { $0.visible && $0.groupId == nil }.map(\.id) + layout.groups.filter(\.visible).flatMap(\.members)
+        #expect(shown.sorted() == ["a", "b"], "\(layout.pins.map { ($0.id, $0.visible, $0.groupId ?? "-") })")
+        let boxes = layout.pins.compactMap(\.avatarRect) + layout.groups.compactMap(\.avatarRect)
+        #expect(!boxes.isEmpty && boxes.allSatisfy { [$0.x, $0.y, $0.width, $0.height].allSatisfy(\.isFinite) })
     }
 }

@@ -120,3 +120,13 @@ struct LayoutTests {
         #expect(try decoder.decode(PinLayoutResult.self, from: encoder.encode(layout)) == layout)
     }
 }
+
+@Suite("First names")
+struct FirstNameTests {
+    @Test(arguments: [("Jordan Lee", "Jordan"), ("Maya", "Maya"), (" Ann Lee", "Ann"), ("Ann  Lee", "Ann"), ("李 小龙", "李"), ("Zoë-Anne Ray", "Zoë-Anne")])
+    func theFirstWordSpacesBeforeItSkipped(name: String, first: String) throws {
+        let subject = PinSubject(id: "x", name: name, coordinate: try Coordinate(lat: 40.71, lon: -73.95), lastSeen: Fixture.now, snapstreak: 0,
+                                 bestFriend: false)
+        #expect(subject.firstName == first)
+    }
+}

@@ -35,10 +35,7 @@ public final class ServerFixture: Sendable {
     }
 
     private init(storeOptions: [String], serveOptions: [String] = []) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var executable = products.appendingPathComponent("snapmap")
-        if !FileManager.default.isExecutableFile(atPath: executable.path) { executable = root.appendingPathComponent(".build/debug/snapmap") }
+        let (root, executable) = (Snapmap.packageRoot, Snapmap.executable)
         process = Process()
         process.executableURL = executable
         self.storeOptions = storeOptions
@@ -75,18 +72,9 @@ public final class ServerFixture: Sendable {
     /// Runs an operator's command (`users`, `friends`, `sharing`, …) on the server's store; returns its output.
     @discardableResult
     public func operate(_ arguments: String...) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments + storeOptions
-        process.currentDirectoryURL = root
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments) failed"]) }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try TestProcess.run(executable, arguments + storeOptions, directory: root)
+        guard result.succeeded else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments) failed"]) }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A request with a method and headers; returns status, headers and body.

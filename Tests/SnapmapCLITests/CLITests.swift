@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// Runs the built `snapmap` executable the way a user does and checks output and exit codes.
@@ -14,16 +15,7 @@ struct CLITests {
         }
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The executable next to the test bundle in the build products directory.
-    static var executable: URL {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let beside = products.appendingPathComponent("snapmap")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return packageRoot.appendingPathComponent(".build/debug/snapmap")
-    }
+    static let packageRoot = Snapmap.packageRoot
 
     func run(_ arguments: String...) throws -> Result {
         try runArray(arguments)
@@ -115,21 +107,8 @@ struct CLITests {
     static let database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-cli-\(UUID().uuidString)/live.db").path
 
     func runArray(_ arguments: [String], database: String = CLITests.database) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["SNAPMAP_DB": database]) { $1 }
-        process.currentDirectoryURL = Self.packageRoot
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        let result = try Snapmap.run(arguments, environment: ["SNAPMAP_DB": database])
+        return Result(status: result.status, stdout: result.output, stderr: result.errorOutput)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// `deploy/` as an operator's tools see it: every manifest valid against the Kubernetes schemas
@@ -23,17 +24,8 @@ struct DeployTests {
             Issue.record("\(executable.path) is missing: run `make setup` (scripts/python-packages.txt lists it)")
             return (-1, "")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = CLITests.packageRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try TestProcess.run(executable, arguments, directory: Snapmap.packageRoot)
+        return (result.status, result.output + result.errorOutput)
     }
 
     @Test func everyManifestValidatesAgainstTheKubernetesSchemas() throws {

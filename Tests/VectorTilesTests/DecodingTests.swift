@@ -13,7 +13,7 @@ import Testing
         let paths = try VectorFixture.write(tiles, into: directory)
         let decoded = try JSONDecoder().decode([String: [String: DecodedLayer]].self,
                                                from: Data(VectorFixture.run(VectorFixture.python, [VectorFixture.decoder, "decode"] + paths).utf8))
-        let schema = try VectorFixture.engine.get().vectorTiles.layers
+        let schema = try VectorFixture.vectorTiles.get().layers
         for (tile, path) in zip(tiles, paths) {
             let layers = try #require(decoded[path])
             #expect(Set(layers.keys).isSubset(of: schema.map(\.id)))

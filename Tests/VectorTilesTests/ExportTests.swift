@@ -1,29 +1,21 @@
 import Foundation
 import GeoCore
 import SQLiteKit
+import ServerTestSupport
 import Testing
 @testable import VectorTiles
 
 /// `snapmap tiles --format mvt` as a user runs it: vector MBTiles (gzipped tiles, the `json` row) and directories.
 @Suite struct ExportTests {
-    static var executable: String {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("snapmap")
-        return FileManager.default.isExecutableFile(atPath: beside.path) ? beside.path : VectorFixture.root.appendingPathComponent(".build/debug/snapmap").path
-    }
-
     static let box = ["--bbox", "-73.962,40.712,-73.950,40.720", "--zoom", "12-15"]
 
     static func snapmap(_ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        do {
+            let result = try Snapmap.run(arguments)
+            return (result.status, result.output + result.errorOutput)
+        } catch {
+            return (-1, "\(error)")
+        }
     }
 
     @Test func vectorMBTilesHoldGzippedTilesAndTheirLayersInTheJsonRow() throws {
@@ -48,7 +40,7 @@ import Testing
         let tile = try TileID(z: 15, x: row[1].integer ?? 0, tmsY: row[2].integer ?? 0)
         let stored = directory.appendingPathComponent("stored.mvt"), made = directory.appendingPathComponent("made.mvt")
         try Data(row[3].blob ?? []).write(to: stored)
-        try Data(try VectorFixture.engine.get().vectorTiles.tile(tile)).write(to: made)
+        try Data(try VectorFixture.vectorTiles.get().tile(tile)).write(to: made)
         let decoded = try VectorFixture.run(VectorFixture.python, [VectorFixture.decoder, "decode", stored.path, made.path])
         let both = try JSONDecoder().decode([String: [String: DecodedLayer]].self, from: Data(decoded.utf8))
         #expect(both[stored.path]?.mapValues(\.features.count) == both[made.path]?.mapValues(\.features.count))
@@ -65,7 +57,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         let tile = try TileID(containing: Coordinate(lat: 40.716, lon: -73.956), zoom: 15)
         let bytes = try Data(contentsOf: directory.appendingPathComponent("\(tile.z)/\(tile.x)/\(tile.y).mvt"))
-        #expect([UInt8](bytes) == (try VectorFixture.engine.get().vectorTiles.tile(tile)))
+        #expect([UInt8](bytes) == (try VectorFixture.vectorTiles.get().tile(tile)))
     }
 
     @Test(arguments: [

@@ -2,12 +2,15 @@ import Foundation
 import GeoCore
 import MapEngine
 import MapScene
+import ServerTestSupport
+import VectorTiles
 
 /// The engine, the tools the set-up installs (GDAL's ogrinfo, the virtual environment's python with
 /// mapbox-vector-tile and Shapely) and a place to write tiles, for the vector tile tests.
 enum VectorFixture {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let engine = Result { try MapEngine(paths: DataPaths(dataDirectory: root.appendingPathComponent("Data"))) }
+    static let vectorTiles = Result { VectorTileMaker(try engine.get().baseMap) }
     static let python = root.appendingPathComponent(".build/python/bin/python").path
     static let decoder = root.appendingPathComponent("Tests/tools/mvt_decode.py").path
     /// The tile holding the centre of the Williamsburg frame at a zoom.
@@ -21,11 +24,11 @@ enum VectorFixture {
 
     /// Writes tiles as `DIR/z/x/y.mvt` and returns their paths.
     static func write(_ tiles: [TileID], into directory: URL) throws -> [String] {
-        let engine = try engine.get()
+        let vectorTiles = try vectorTiles.get()
         return try tiles.map { tile in
             let url = directory.appendingPathComponent("\(tile.z)/\(tile.x)/\(tile.y).mvt")
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(engine.vectorTiles.tile(tile)).write(to: url)
+            try Data(vectorTiles.tile(tile)).write(to: url)
             return url.path
         }
     }
@@ -33,18 +36,9 @@ enum VectorFixture {
     /// Runs a program; its standard output, or an error with everything it printed.
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
         guard FileManager.default.isExecutableFile(atPath: executable) else { throw ToolMissing(path: executable) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ToolFailed(message: String(decoding: problems, as: UTF8.self)) }
-        return String(decoding: text, as: UTF8.self)
+        let result = try TestProcess.run(URL(fileURLWithPath: executable), arguments)
+        guard result.succeeded else { throw ToolFailed(message: result.errorOutput) }
+        return result.output
     }
 
     struct ToolMissing: Error, CustomStringConvertible {

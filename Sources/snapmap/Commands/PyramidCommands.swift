@@ -3,6 +3,7 @@ import GeoCore
 import MapEngine
 import MapScene
 import TileExport
+import VectorTiles
 
 /// `snapmap tiles`: a pyramid of XYZ tiles into a directory or an MBTiles file.
 let tilesCommand = Command(
@@ -33,14 +34,15 @@ let tilesCommand = Command(
     let (tileSize, scale) = try tileSizeAndScale(options)
     let out = try options.requiredPath("out")
     let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let vectorTiles = VectorTileMaker(engine.baseMap)
     let sink: any TileSink = out.hasSuffix(".mbtiles")
         ? try MBTilesFile(path: out, metadata: .init(name: options.value("name") ?? "snapmap", bounds: box, zooms: cover.zooms, format: format,
-                                                     vectorLayers: format == .mvt ? engine.vectorTiles.layers : []))
+                                                     vectorLayers: format == .mvt ? vectorTiles.layers : []))
         : try DirectoryTileSink(directory: URL(fileURLWithPath: out), format: format)
     let tile: @Sendable (TileID) throws -> [UInt8] = if format == .png {
         { try engine.tilePNG($0, tileSize: tileSize, scale: scale) }
     } else {
-        { engine.vectorTiles.tile($0) }
+        { vectorTiles.tile($0) }
     }
     let interrupt = InterruptFlag()
     interrupt.install()

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A finished process: how it ended and everything it printed.
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    /// Whether it exited (`status` is its exit code) or was killed by a signal (`status` is the signal).
+    public let exited: Bool
+    public let stdout: Data
+    public let stderr: Data
+
+    public var output: String { String(decoding: stdout, as: UTF8.self) }
+    public var errorOutput: String { String(decoding: stderr, as: UTF8.self) }
+    /// Exited with status 0.
+    public var succeeded: Bool { exited && status == 0 }
+}
+
+/// Running programs from tests: one way, which feeds standard input and drains both outputs at once, so neither
+/// side ever waits on a full pipe.
+public enum TestProcess {
+    /// Runs `executable` with `arguments`, `input` on its standard input, `environment` over this process's, in
+    /// `directory`; waits for it to end.
+    public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+                           directory: URL? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let group = DispatchGroup()
+        let errors = Drain(stderr.fileHandleForReading)
+        DispatchQueue.global().async(group: group) { errors.read() }
+        if let input {
+            DispatchQueue.global().async(group: group) {
+                stdin.fileHandleForWriting.write(input)
+                try? stdin.fileHandleForWriting.close()
+            }
+        }
+        let printed = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, exited: process.terminationReason == .exit, stdout: printed, stderr: errors.data)
+    }
+
+    /// Runs a program found on `PATH` (as `env` finds it).
+    public static func run(program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+                           directory: URL? = nil) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, input: input, environment: environment, directory: directory)
+    }
+}
+
+/// Everything a pipe gives until it closes, read on another thread.
+private final class Drain: @unchecked Sendable {
+    private let handle: FileHandle
+    private(set) var data = Data()
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    func read() {
+        data = handle.readDataToEndOfFile()
+    }
+}
