@@ -35,13 +35,16 @@ test: setup
 
 # The fault suites at more seeded rounds than `make test`'s sample (kill -9 and SIGTERM at random moments; the
 # store deleted, damaged, on a full disk; a second server on the port; hostile requests), and 1,000 event streams
-# that never read beside a healthy viewer (p99 ≤ 50 ms), alone on the machine. FAULT_SEED varies them.
+# that never read beside a healthy viewer (p99 ≤ 50 ms), alone on the machine; then 1,000 frames at random in-range
+# parameters against the release build, whose peak memory must stay within its bound. FAULT_SEED varies them.
 FAULT_ROUNDS ?= 10
 FAULT_SEED ?= 26
 faults: setup
 	SNAPMAP_FAULT_ROUNDS=$(FAULT_ROUNDS) SNAPMAP_FAULT_SEED=$(FAULT_SEED) $(SWIFT) test \
 		--filter 'DurabilityTests|StopFaultTests|StoreFaultTests|FullDiskTests|QueryLimitTests|GlyphCacheTests'
 	SNAPMAP_SLOW_VIEWERS=125 SNAPMAP_SLOW_P99_MS=50 $(SWIFT) test --filter SlowStreamTests
+	$(SWIFT) build $(RELEASE) --product snapmap
+	SNAPMAP_MEMORY_RELEASE=1 SNAPMAP_MEMORY_FRAMES=1000 SNAPMAP_MEMORY_SEED=$(FAULT_SEED) $(SWIFT) test --filter MemoryBoundTests
 
 # The Redis Cluster fault suite in full: every master lost in turn, every reshard, all nodes down for 20 s
 # (`make test` runs one of each, drawn from a seed).

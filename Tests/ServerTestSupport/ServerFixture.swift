@@ -23,10 +23,11 @@ public final class ServerFixture: Sendable {
     }
     private let input: Pipe
 
-    /// A server on the SQLite store at `database` (default: a new one), with more `serve` options if given.
-    public convenience init(database: String? = nil, serveOptions: [String] = []) throws {
+    /// A server on the SQLite store at `database` (default: a new one), with more `serve` options if given; its
+    /// standard error (the access log) goes to `log` when given.
+    public convenience init(database: String? = nil, serveOptions: [String] = [], log: URL? = nil, executable: URL = Snapmap.executable) throws {
         let path = database ?? FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString)/live.db").path
-        try self.init(storeOptions: ["--db", path], serveOptions: serveOptions)
+        try self.init(storeOptions: ["--db", path], serveOptions: serveOptions, log: log, executable: executable)
     }
 
     /// A server on the Redis Cluster at `storeURL` (a stateless replica).
@@ -34,8 +35,8 @@ public final class ServerFixture: Sendable {
         try self.init(storeOptions: ["--store", storeURL])
     }
 
-    private init(storeOptions: [String], serveOptions: [String] = []) throws {
-        let (root, executable) = (Snapmap.packageRoot, Snapmap.executable)
+    private init(storeOptions: [String], serveOptions: [String] = [], log: URL? = nil, executable: URL = Snapmap.executable) throws {
+        let root = Snapmap.packageRoot
         process = Process()
         process.executableURL = executable
         self.storeOptions = storeOptions
@@ -47,7 +48,8 @@ public final class ServerFixture: Sendable {
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        if let log { FileManager.default.createFile(atPath: log.path, contents: nil) }
+        process.standardError = FileHandle(forWritingAtPath: log?.path ?? "/dev/null")
         try process.run()
         var line = ""
         while !line.contains("#token=") {

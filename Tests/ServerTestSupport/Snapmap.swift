@@ -13,6 +13,12 @@ public enum Snapmap {
         return packageRoot.appendingPathComponent(".build/debug/snapmap")
     }
 
+    /// The release build's `snapmap` (for suites run at full size, where a debug build would take hours), when built.
+    public static var releaseExecutable: URL? {
+        let release = packageRoot.appendingPathComponent(".build/release/snapmap")
+        return FileManager.default.isExecutableFile(atPath: release.path) ? release : nil
+    }
+
     /// Runs `snapmap` with `arguments` in the package root, in a fresh process.
     public static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
         try TestProcess.run(executable, arguments, input: input, environment: environment, directory: packageRoot)

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ServerTestSupport
+import Testing
+@testable import MapServer
+
+/// One person cannot take the render pool: they hold at most `RenderPool.perPersonLimit` of its places, and a
+/// fly-to whose client has gone stops drawing (it once ran to its end, and a few of them filled the pool).
+@Suite("The render pool is shared fairly")
+struct RenderFairnessTests {
+    /// A small fly-to (fast even in a debug build) of Sam's to Jordan at 60 frames a second.
+    static let fly = "/v1/me/fly.png?friend=jordan&fps=60&size=240x400&scale=1"
+
+    /// The access log's lines for `path` with `status`, and their durations in milliseconds.
+    static func logged(_ log: URL, _ path: String, status: Int) -> [Double] {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 4, fields[1] == path, fields[2] == "\(status)", fields[3].hasSuffix("ms") else { return nil }
+            return Double(fields[3].dropLast(2))
+        }
+    }
+
+    /// Polls the access log until `path` shows with `status` (or `seconds` pass); what it took, or nil.
+    static func waitForLog(_ log: URL, _ path: String, status: Int, seconds: Double) async throws -> Double? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let took = logged(log, path, status: status).first { return took }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    @Test func aFlyToWhoseClientLeftStopsDrawing() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-fairness-\(UUID().uuidString).log")
+        let server = try ServerFixture(log: log)
+        let started = Date()
+        let whole = try await server.fetch(Self.fly)
+        let full = Date().timeIntervalSince(started)
+        #expect(whole.0 == 200)
+        // The same fly-to, its client gone after a tenth of the time it takes.
+        var request = URLRequest(url: URL(string: server.base.absoluteString + Self.fly)!)
+        request.setValue("Bearer " + server.token, forHTTPHeaderField: "Authorization")
+        request.timeoutInterval = max(0.2, full / 10)
+        _ = try? await URLSession.shared.data(for: request)
+        let took = try await Self.waitForLog(log, "/v1/me/fly.png", status: RenderPool.clientLeftStatus, seconds: full * 3 + 30)
+        let stopped = try #require(took, "the fly-to whose client left was never logged as stopped")
+        #expect(stopped < full * 1000 / 2, "stopped after \(stopped) ms; the whole fly-to takes \(full * 1000) ms")
+    }
+
+    @Test func onePersonHoldsAtMostTheirShareOfThePool() async throws {
+        let server = try ServerFixture()
+        let jordan = try server.operate("users", "token", "jordan")
+        let asked = RenderPool.perPersonLimit + 2
+        // A connection each, all at once (a shared session may queue requests to one host).
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = asked + 2
+        let session = URLSession(configuration: configuration)
+        func ask(_ path: String, token: String) async throws -> (Int, String?) {
+            var request = URLRequest(url: URL(string: server.base.absoluteString + path)!)
+            request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
+            request.timeoutInterval = 600
+            let (_, response) = try await session.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return (http.statusCode, http.value(forHTTPHeaderField: "Retry-After"))
+        }
+        let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for index in 0..<asked { group.addTask { try await ask("/v1/me/frame.png?size=800x800&scale=2&zoom=\(14 + Double(index) / 10)", token: server.token) } }
+            // Another person's frame, asked while Sam's frames hold their places, is drawn.
+            group.addTask { (try await ask("/v1/me/frame.png?size=200x200&scale=1", token: jordan).0, "jordan") }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let sams = statuses.filter { $0.1 != "jordan" }
+        #expect(statuses.contains { $0.1 == "jordan" && $0.0 == 200 })
+        #expect(sams.filter { $0.0 == 200 }.count >= 1)
+        #expect(sams.allSatisfy { $0.0 == 200 || ($0.0 == 429 && $0.1 == "1") }, "\(sams)")
+        #expect(sams.filter { $0.0 == 429 }.count >= asked - RenderPool.perPersonLimit, "\(sams)")
+    }
+}
