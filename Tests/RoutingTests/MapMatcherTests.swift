@@ -20,7 +20,7 @@ import Testing
     /// edge per block, and a divided avenue is two parallel lines the sources cannot tell apart, having no one-way
     /// tags), within 50 m of where they were; or, for a street with no name, on the same edge or one passing within
     /// 3 m of where they were (at a junction both edges are right).
-    static func isRight(_ match: RoadPosition?, truth: (edge: Int, point: MercatorPoint, remaining: Double), router: Router) -> Bool {
+    static func isRight(_ match: RoadPosition?, truth: SimulatedDrive.Truth, router: Router) -> Bool {
         guard let match else { return false }
         let graph = router.graph
         let name = graph.streetNames[Int(graph.edgeStreet[truth.edge])]
@@ -31,7 +31,7 @@ import Testing
     }
 
     /// The strict measure: the very edge (a block of one street), or one passing within 3 m of the truth.
-    static func isSameEdge(_ match: RoadPosition?, truth: (edge: Int, point: MercatorPoint, remaining: Double), router: Router) -> Bool {
+    static func isSameEdge(_ match: RoadPosition?, truth: SimulatedDrive.Truth, router: Router) -> Bool {
         guard let match else { return false }
         return match.edge == truth.edge || router.index.candidates(near: truth.point, radius: 3).contains { $0.edge == match.edge }
     }
@@ -46,7 +46,7 @@ import Testing
         var right = 0, sameEdge = 0, nearest = 0, total = 0
         for route in Self.routes(router, count: 12, random: &random) {
             let accuracy = accuracies.lowerBound + random.unit() * (accuracies.upperBound - accuracies.lowerBound)
-            let trace = SyntheticTrace(route: route, router: router, interval: 5, accuracy: accuracy, jumpChance: 0.02, random: &random)
+            let trace = SimulatedDrive(route: route, router: router, interval: 5, accuracy: accuracy, jumpChance: 0.02, random: &random)
             for (index, match) in matcher.match(trace.fixes).enumerated() {
                 let truth = trace.truth[index]
                 total += 1
@@ -78,7 +78,7 @@ import Testing
         var random = SplitMix64(seed: 5)
         var matcher = MapMatcher(router: router)
         for route in Self.routes(router, count: 3, random: &random) {
-            let trace = SyntheticTrace(route: route, router: router, interval: 4, accuracy: 0, jumpChance: 0, random: &random)
+            let trace = SimulatedDrive(route: route, router: router, interval: 4, accuracy: 0, jumpChance: 0, random: &random)
             let matched = matcher.match(trace.fixes)
             for (match, truth) in zip(matched, trace.truth) {
                 #expect(Self.isRight(match, truth: truth, router: router))
@@ -91,7 +91,7 @@ import Testing
         let router = try Fixtures.router.get()
         var random = SplitMix64(seed: 7)
         let route = Self.routes(router, count: 1, random: &random)[0]
-        var trace = SyntheticTrace(route: route, router: router, interval: 5, accuracy: 8, jumpChance: 0, random: &random)
+        var trace = SimulatedDrive(route: route, router: router, interval: 5, accuracy: 8, jumpChance: 0, random: &random)
         let harbour = WebMercator.projectUnchecked(lat: 40.60, lon: -74.05)
         trace.fixes[3] = TraceFix(point: harbour, time: trace.fixes[3].time, accuracy: 8)
         var matcher = MapMatcher(router: router)

@@ -1,15 +1,22 @@
 import Foundation
 import GeoCore
-import Routing
 
-/// A Dasher driving a route at its streets' speeds times `pace`, their phone reporting a fix every `interval`
+/// A simulated Dasher driving a route at its streets' speeds times `pace`, their phone reporting a fix every `interval`
 /// seconds with seeded Gaussian noise whose 68% radius is `accuracy` metres (what the phone reports) and, now and
-/// then, a jump of 80–250 m; with where they truly were and how far they still had to drive.
-struct SyntheticTrace {
-    var fixes: [TraceFix] = []
-    var truth: [(edge: Int, point: MercatorPoint, remaining: Double)] = []
+/// then, a jump of 80–250 m; with where they truly were and how far they still had to drive. Seeded: the same
+/// generator state gives the same drive (the tests' traces, the benchmark's and the demo's Dasher).
+public struct SimulatedDrive: Sendable {
+    /// Where the Dasher truly was at a fix: the edge, the point and the metres of the route still ahead.
+    public struct Truth: Sendable, Equatable {
+        public let edge: Int
+        public let point: MercatorPoint
+        public let remaining: Double
+    }
 
-    init(route: Route, router: Router, interval: Double, accuracy: Double, jumpChance: Double, pace: Double = 1,
+    public var fixes: [TraceFix] = []
+    public var truth: [Truth] = []
+
+    public init(route: Route, router: Router, interval: Double, accuracy: Double, jumpChance: Double, pace: Double = 1,
          random: inout SplitMix64) {
         let sigma = accuracy / MapMatcher.accuracyPerSigma
         let graph = router.graph
@@ -27,7 +34,7 @@ struct SyntheticTrace {
                 }
                 let scale = RoadGraph.groundScale(atY: point.y)
                 fixes.append(TraceFix(point: MercatorPoint(x: point.x + dx / scale, y: point.y + dy / scale), time: time, accuracy: accuracy))
-                truth.append((leg.edge, point, route.length - driven - metres))
+                truth.append(Truth(edge: leg.edge, point: point, remaining: route.length - driven - metres))
                 time += interval
             }
             legStart += seconds
@@ -36,7 +43,7 @@ struct SyntheticTrace {
     }
 
     /// A standard normal deviate (Box–Muller).
-    static func gaussian(_ random: inout SplitMix64) -> Double {
+    public static func gaussian(_ random: inout SplitMix64) -> Double {
         let u = max(random.unit(), 1e-300), v = random.unit()
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
