@@ -113,7 +113,7 @@ public struct ContractionHierarchy: Sendable {
                 let source = tails[Int(incoming)]
                 let outgoing = outArcs[node].filter { heads[Int($0)] != source }
                 guard let limit = outgoing.map({ weights[Int(incoming)] + weights[Int($0)] }).max() else { continue }
-                witnessSearch(from: Int(source), avoiding: node, limit: limit, settleLimit: settleLimit)
+                witnessSearch(from: Int(source), avoiding: node, targets: outgoing.map { heads[Int($0)] }, limit: limit, settleLimit: settleLimit)
                 for arc in outgoing where distance[Int(heads[Int(arc)])] > weights[Int(incoming)] + weights[Int(arc)] {
                     needed.append((incoming, arc))
                 }
@@ -121,20 +121,22 @@ public struct ContractionHierarchy: Sendable {
             return needed
         }
 
-        /// Dijkstra from `source` over the remaining nodes except `avoiding`, up to `limit` seconds or
-        /// `settleLimit` settled nodes; leaves its distances (upper bounds where it stopped early) in `distance`.
-        mutating func witnessSearch(from source: Int, avoiding: Int, limit: Double, settleLimit: Int) {
+        /// Dijkstra from `source` over the remaining nodes except `avoiding`, until every target is settled or
+        /// past `limit` seconds or `settleLimit` settled nodes; leaves its distances (upper bounds where it
+        /// stopped early) in `distance`.
+        mutating func witnessSearch(from source: Int, avoiding: Int, targets: [Int32], limit: Double, settleLimit: Int) {
             for node in touched { distance[Int(node)] = .infinity }
             touched.removeAll(keepingCapacity: true)
             heap.removeAll()
             distance[source] = 0
             touched.append(Int32(source))
             heap.push(0, Int32(source))
-            var settled = 0
-            while let top = heap.pop(), top.key <= limit, settled < settleLimit {
+            var settled = 0, unsettledTargets = targets.count
+            while unsettledTargets > 0, let top = heap.pop(), top.key <= limit, settled < settleLimit {
                 let (key, node) = (top.key, top.node)
                 guard key == distance[Int(node)] else { continue }
                 settled += 1
+                if targets.contains(node) { unsettledTargets -= 1 }
                 for arc in outArcs[Int(node)] {
                     let head = Int(heads[Int(arc)])
                     guard head != avoiding else { continue }

@@ -28,25 +28,40 @@ public struct MatchParameters: Sendable, Equatable {
     public var beta = 8.0
     /// No drive between fixes is faster than this: farther candidates cannot follow one another.
     public var maxSpeed = 30.0
-    /// What skipping a fix as a jump costs, in log-likelihood: about −ln of how often a fix jumps.
-    public var jumpPenalty = 4.0
+
+    public init() {}
+}
+
+/// One Dasher's matching so far, for `MapMatcher.follow`: the newest fix's states and their likelihoods.
+public struct MatchChain: Sendable {
+    var latest: MapMatcher.Column?
 
     public init() {}
 }
 
 /// Map matching by a hidden Markov model (Newson and Krumm, 2009): each fix's hidden state is one of the road
-/// positions near it; a state emits the fix with a Gaussian in their distance (σ the fix's accuracy); moving
+/// positions near it; a state emits the fix with a Gaussian in their distance (σ from the fix's accuracy); moving
 /// between states costs an exponential in how much the shortest drive between them (by length, honouring
-/// one-way streets) differs from the straight line between the fixes. Viterbi picks the likeliest sequence.
-/// A fix may also be skipped as a jump (a state may follow the fix before last, at `jumpPenalty`); where no state
-/// can follow the previous ones (a long gap) the chain restarts.
+/// one-way streets) differs from the straight line between the fixes. `match` runs Viterbi over a whole trace;
+/// `follow` takes one fix at a time and answers the likeliest state of the newest fix (what a live order
+/// shows). Where no state can follow the previous ones (a long gap, a jump off the network) the chain restarts.
 public struct MapMatcher {
+    /// A 2-D Gaussian's 68% radius in units of its per-axis σ: √(−2 ln 0.32).
+    public static let accuracyPerSigma = 1.5096
     public let router: Router
     public let parameters: MatchParameters
     private var side: SearchSide
 
-    /// A 2-D Gaussian's 68% radius in units of its per-axis σ: √(−2 ln 0.32).
-    public static let accuracyPerSigma = 1.5096
+    /// One fix's states: candidates, the best log-likelihood of a sequence ending in each, and the state of the
+    /// previous column it came from (-1 where the chain starts).
+    struct Column: Sendable {
+        let fix: TraceFix
+        let candidates: [RoadPosition]
+        let scores: [Double]
+        let back: [Int]
+
+        var best: Int? { scores.indices.max { (scores[$0], $1) < (scores[$1], $0) } }
+    }
 
     public init(router: Router, parameters: MatchParameters = MatchParameters()) {
         self.router = router
@@ -54,55 +69,74 @@ public struct MapMatcher {
         side = SearchSide(nodeCount: router.graph.nodeCount)
     }
 
-    /// The matched road position of each fix, in order; nil for a fix with no road within `searchRadius` or one
-    /// the likeliest sequence skips as a jump.
+    /// The matched road position of each fix, in order; nil for a fix with no road within `searchRadius`.
     public mutating func match(_ fixes: [TraceFix]) -> [RoadPosition?] {
-        var columns: [[RoadPosition]] = []
-        var scores: [[Double]] = []
-        /// Per state, the column and state it came from (column -1: the chain starts there).
-        var back: [[(column: Int, state: Int)]] = []
+        var columns: [Column?] = []
+        var previous: Column?
+        var previousIndex = -1
         var chainEnds: [Int] = []
-        var filled: [Int] = []
-        for (current, fix) in fixes.enumerated() {
-            let candidates = distinctPlaces(router.index.candidates(near: fix.point, radius: parameters.searchRadius, where: { router.routable[$0] }))
-            let sigma = max(fix.accuracy / Self.accuracyPerSigma, parameters.minimumSigma) * parameters.sigmaScale
-            let emissions = candidates.map { -0.5 * ($0.distance / sigma) * ($0.distance / sigma) }
-            var reached = Array(repeating: -Double.infinity, count: candidates.count)
-            var from = Array(repeating: (column: -1, state: -1), count: candidates.count)
-            // The last column with states, and the one before it, reached by skipping the last as a jump.
-            for (step, column) in filled.suffix(2).reversed().enumerated() where !candidates.isEmpty {
-                let penalty = step == 0 ? 0 : parameters.jumpPenalty
-                let straight = RoadGraph.groundDistance(fixes[column].point, fix.point)
-                let limit = max(0, fix.time - fixes[column].time) * parameters.maxSpeed + 2 * parameters.searchRadius
-                for (state, start) in columns[column].enumerated() where scores[column][state] > -.infinity {
-                    for (index, drive) in driveLengths(from: start, to: candidates, limit: limit).enumerated() where drive.isFinite {
-                        let total = scores[column][state] - penalty - abs(drive - straight) / parameters.beta + emissions[index]
-                        if total > reached[index] {
-                            reached[index] = total
-                            from[index] = (column, state)
-                        }
-                    }
-                }
+        var links: [Int] = []
+        for fix in fixes {
+            let column = next(after: previous, fix)
+            if !column.candidates.isEmpty {
+                if previous != nil && column.back.allSatisfy({ $0 < 0 }) { chainEnds.append(previousIndex) }
+                links.append(previousIndex)
+                previous = column
+                previousIndex = columns.count
+            } else {
+                links.append(-1)
             }
-            if !candidates.isEmpty && !reached.contains(where: { $0 > -.infinity }) {
-                if let last = filled.last { chainEnds.append(last) }
-                reached = emissions
-            }
-            columns.append(candidates)
-            scores.append(reached)
-            back.append(from)
-            if !candidates.isEmpty { filled.append(current) }
+            columns.append(column.candidates.isEmpty ? nil : column)
         }
-        if let last = filled.last { chainEnds.append(last) }
+        if previousIndex >= 0 { chainEnds.append(previousIndex) }
         var matched = [RoadPosition?](repeating: nil, count: fixes.count)
         for end in chainEnds {
-            var step = (column: end, state: scores[end].indices.max { (scores[end][$0], $1) < (scores[end][$1], $0) }!)
-            while step.column >= 0 {
-                matched[step.column] = columns[step.column][step.state]
-                step = back[step.column][step.state]
+            var index = end
+            var state = columns[end]!.best!
+            while let column = columns[index] {
+                matched[index] = column.candidates[state]
+                guard column.back[state] >= 0, links[index] >= 0 else { break }
+                state = column.back[state]
+                index = links[index]
             }
         }
         return matched
+    }
+
+    /// Adds one fix to `chain` (one Dasher's, kept by the caller) and answers the likeliest road position for it
+    /// now; nil (the chain unchanged) when it has no road near it.
+    public mutating func follow(_ fix: TraceFix, chain: inout MatchChain) -> RoadPosition? {
+        let column = next(after: chain.latest, fix)
+        guard let best = column.best else { return nil }
+        chain.latest = column
+        return column.candidates[best]
+    }
+
+    /// The column of `fix`, following `previous` (restarting where no state can follow it).
+    private mutating func next(after previous: Column?, _ fix: TraceFix) -> Column {
+        let candidates = distinctPlaces(router.index.candidates(near: fix.point, radius: parameters.searchRadius, where: { router.routable[$0] }))
+        let sigma = max(fix.accuracy / Self.accuracyPerSigma, parameters.minimumSigma) * parameters.sigmaScale
+        let emissions = candidates.map { -0.5 * ($0.distance / sigma) * ($0.distance / sigma) }
+        var scores = Array(repeating: -Double.infinity, count: candidates.count)
+        var back = Array(repeating: -1, count: candidates.count)
+        if let previous, !candidates.isEmpty {
+            let straight = RoadGraph.groundDistance(previous.fix.point, fix.point)
+            let farthest = candidates.map(\.distance).max() ?? 0
+            let speedLimit = max(0, fix.time - previous.fix.time) * parameters.maxSpeed + 2 * parameters.searchRadius
+            for (state, start) in previous.candidates.enumerated() where previous.scores[state] > -.infinity {
+                // Drives longer than this cost more than e^-10 against the straight line: not worth searching.
+                let limit = min(speedLimit, straight + start.distance + farthest + 10 * parameters.beta)
+                for (index, drive) in driveLengths(from: start, to: candidates, limit: limit).enumerated() where drive.isFinite {
+                    let total = previous.scores[state] - abs(drive - straight) / parameters.beta + emissions[index]
+                    if total > scores[index] {
+                        scores[index] = total
+                        back[index] = state
+                    }
+                }
+            }
+        }
+        if !scores.contains(where: { $0 > -.infinity }) { scores = emissions }
+        return Column(fix: fix, candidates: candidates, scores: scores, back: back)
     }
 
     /// The nearest `maxCandidates` candidates at distinct points: the edges meeting at a junction offer the same

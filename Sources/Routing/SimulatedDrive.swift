@@ -11,6 +11,12 @@ public struct SimulatedDrive: Sendable {
         public let edge: Int
         public let point: MercatorPoint
         public let remaining: Double
+
+        public init(edge: Int, point: MercatorPoint, remaining: Double) {
+            self.edge = edge
+            self.point = point
+            self.remaining = remaining
+        }
     }
 
     public var fixes: [TraceFix] = []
