@@ -1,5 +1,6 @@
 /// A contraction hierarchy of a `RoadGraph` (Geisberger et al. 2008, in RoutingKit's flat-array shape). Nodes are
-/// contracted one at a time in order of a priority (edge difference plus contracted neighbours, updated lazily);
+/// contracted one at a time in order of a priority (twice the edge difference, plus contracted neighbours, plus
+/// the level under the node; updated lazily);
 /// contracting v adds a shortcut u→w for each pair of its remaining neighbours unless a witness search finds a
 /// path u→w avoiding v that is no longer. A witness search that stops early (at `witnessSettleLimit` nodes) only
 /// adds shortcuts, so the hierarchy stays exact. A query then searches upward from both ends (`RouteSearch`).
@@ -68,6 +69,10 @@ public struct ContractionHierarchy: Sendable {
         var outArcs: [[Int32]], inArcs: [[Int32]]
         var contracted: [Bool]
         var deletedNeighbours: [Int32]
+        /// One more than the highest level of a contracted neighbour: how deep the hierarchy under a node is.
+        var level: [Int32]
+        /// Whether a neighbour was contracted since the node's priority was last taken.
+        var changed: [Bool]
         var rank: [Int32]
         var distance: [Double]
         var touched: [Int32] = []
@@ -79,6 +84,8 @@ public struct ContractionHierarchy: Sendable {
             inArcs = Array(repeating: [], count: count)
             contracted = Array(repeating: false, count: count)
             deletedNeighbours = Array(repeating: 0, count: count)
+            level = Array(repeating: 0, count: count)
+            changed = Array(repeating: false, count: count)
             rank = Array(repeating: -1, count: count)
             distance = Array(repeating: .infinity, count: count)
             for tail in 0..<count {
@@ -152,7 +159,7 @@ public struct ContractionHierarchy: Sendable {
 
         mutating func priority(of node: Int) -> Double {
             let added = shortcuts(around: node, settleLimit: ContractionHierarchy.simulationSettleLimit).count
-            return Double(added - inArcs[node].count - outArcs[node].count) + Double(deletedNeighbours[node])
+            return 2 * Double(added - inArcs[node].count - outArcs[node].count) + Double(deletedNeighbours[node]) + Double(level[node])
         }
 
         mutating func contractAll() {
@@ -166,11 +173,15 @@ public struct ContractionHierarchy: Sendable {
             while let top = queue.pop() {
                 let (key, node) = (top.key, Int(top.node))
                 guard !contracted[node], key == current[node] else { continue }
-                let fresh = priority(of: node)
-                if fresh > queue.minKey {
-                    current[node] = fresh
-                    queue.push(fresh, Int32(node))
-                    continue
+                // Only a node whose neighbourhood changed since its priority was taken needs it again.
+                if changed[node] {
+                    changed[node] = false
+                    let fresh = priority(of: node)
+                    if fresh > queue.minKey {
+                        current[node] = fresh
+                        queue.push(fresh, Int32(node))
+                        continue
+                    }
                 }
                 contract(node)
                 rank[node] = order
@@ -198,7 +209,11 @@ public struct ContractionHierarchy: Sendable {
                 inArcs[head].removeAll { $0 == arc }
                 neighbours.insert(Int32(head))
             }
-            for neighbour in neighbours { deletedNeighbours[Int(neighbour)] += 1 }
+            for neighbour in neighbours {
+                deletedNeighbours[Int(neighbour)] += 1
+                changed[Int(neighbour)] = true
+                level[Int(neighbour)] = max(level[Int(neighbour)], level[node] + 1)
+            }
             inArcs[node] = []
             outArcs[node] = []
         }
