@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "TileExport", dependencies: ["GeoCore", "SQLiteKit", "VectorTiles"]),
         .target(name: "MapRequest", dependencies: ["GeoCore", "MapScene", "MapEngine", "DeliveryTracking"]),
         .target(name: "MapServer", dependencies: ["MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
-        .executableTarget(name: "snapmap", dependencies: ["Routing", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
+        .executableTarget(name: "snapmap", dependencies: ["Routing", "Orders", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
         .executableTarget(name: "snapmap-bench", dependencies: ["Routing", "GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "MapScene", "TileExport", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GeoCore"]),

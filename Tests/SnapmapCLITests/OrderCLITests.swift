@@ -35,3 +35,16 @@ extension CLITests {
         #expect(unknown.status == 2 && unknown.stdout.isEmpty)
     }
 }
+
+/// `snapmap demo-delivery`: the seed's order replayed as JSON lines.
+extension CLITests {
+    @Test func demoDeliveryPlaysTheOrderToItsDoor() throws {
+        let result = try run("demo-delivery", "--order", "lucias")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try result.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(lines.first?["state"] as? String == "confirming" && lines.last?["state"] as? String == "complete")
+        #expect(lines.contains { $0["state"] as? String == "nearby" && $0["dasher"] != nil && ($0["arrives"] as? String)?.hasPrefix("Arrives ") == true })
+        let unknown = try run("demo-delivery", "--order", "nowhere")
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderr.contains("--order"))
+    }
+}

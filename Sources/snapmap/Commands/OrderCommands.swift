@@ -1,7 +1,10 @@
 import BaseMap
+import DeliveryTracking
 import Foundation
 import GeoCore
+import LiveMap
 import MapScene
+import Orders
 import Routing
 
 /// The street network the order commands route on: the base map's streets at the speeds of `Data/routing/speeds.json`.
@@ -36,4 +39,35 @@ let ordersCommand = Command(
     } catch let error as RoutingError {
         throw UsageError(description: "--\(error.field) \(error.message)")
     }
+}
+
+/// `snapmap demo-delivery`: one of the seed's orders replayed through the live order's code, as JSON lines.
+let demoDeliveryCommand = Command(
+    name: "demo-delivery",
+    summary: "replay a seed order (lucias, sakura) through the order's life and a simulated Dasher: what its customer receives, a JSON line per moment",
+    usage: "demo-delivery [--order lucias|sakura] [--seed N] [--data DIR]",
+    options: [
+        .value("order", "NAME", "a route of Data/doordash/routes.json whose store the order comes from (default lucias)"),
+        .value("seed", "N", "the simulated Dasher's seed, 0…2^63 (default 30)"),
+        DataLocator.option,
+    ]
+) { options in
+    let data = try DataLocator.directory(options)
+    let catalog = try RouteCatalog.load(dataDirectory: data)
+    let name = options.value("order") ?? "lucias"
+    guard let seedRoute = catalog.routes.first(where: { $0.name == name }) else {
+        throw UsageError(description: "--order must be one of \(catalog.routes.map(\.name).joined(separator: ", ")), got \"\(name)\"")
+    }
+    guard let seed = UInt64(options.value("seed") ?? "30"), seed <= UInt64(Int64.max) else {
+        throw UsageError(description: "--seed must be an integer within 0…\(Int64.max)")
+    }
+    let start = Date(timeIntervalSince1970: 1_780_698_600)  // 2026-06-05 18:30 in New York: a fixed demo clock
+    let order = try Order(id: OrderID("demo-\(name)"), storeName: seedRoute.store, customer: PersonID("samriv"), dasher: PersonID("marcus"),
+                          items: ["Margherita pie"], at: start)
+    let views = try DeliveryReplay.run(router: try StreetNetwork.router(data: data), order: order, from: seedRoute.storeCoordinate,
+                                       to: catalog.home, start: start, seed: seed)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return try views.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined(separator: "\n")
 }
