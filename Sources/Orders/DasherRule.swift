@@ -5,6 +5,7 @@ import LiveMap
 /// matched position on the route and what follows from it (the remaining route, the ETA), never a raw fix; an
 /// order never puts its Dasher on anyone's friends' map. Everyone else learns nothing of the Dasher's position.
 public enum DasherRule {
+    /// Whether `viewer` sees the Dasher of `order` now (its current state).
     public static func seesDasher(_ viewer: PersonID, of order: Order) -> Bool {
         viewer == order.customer && viewer != order.dasher && order.state.isDriving
     }

@@ -21,6 +21,7 @@ public enum DeliveryReplay {
     /// "Arrives h:mm" is read on New York's clock, where the map is.
     public static let timeZone = TimeZone(identifier: "America/New_York")!
 
+    /// The customer's views of `order` from `start` to drop-off, the Dasher simulated with `seed`.
     public static func run(router: Router, order: Order, from store: Coordinate, to home: Coordinate, start: Date, seed: UInt64) throws -> [CustomerView] {
         var order = order
         var search = RouteSearch(nodeCount: router.graph.nodeCount)

@@ -34,6 +34,7 @@ public struct DriveTracker: Sendable {
 
     /// The share of the planned length still to drive (0 at home; above 1 after a detour).
     public var remainingShare: Double { planned.length > 0 ? remaining.length / planned.length : 0 }
+    /// Whether the drive has reached its last quarter ("Your Dasher is nearby").
     public var isNearby: Bool { remainingShare <= Self.nearbyShare }
     /// Seconds to home: the remaining route's time at street speeds, times the learned pace.
     public var etaSeconds: Double { remaining.duration * pace }

@@ -21,6 +21,7 @@ public struct ContractionHierarchy: Sendable {
     /// Arcs arriving at each node from above (`rank[tail] > rank[head]`), as CSR over the head.
     let downStart: [Int32], downArcs: [Int32]
 
+    /// How many shortcuts contraction added to the graph's arcs.
     public var shortcutCount: Int { arcTail.count - originalArcCount }
     let originalArcCount: Int
 

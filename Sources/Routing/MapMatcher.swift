@@ -18,6 +18,7 @@ public struct TraceFix: Sendable, Equatable {
 public struct MatchParameters: Sendable, Equatable {
     /// Road positions farther than this from a fix are not its candidates (a fix with none is left unmatched).
     public var searchRadius = 100.0
+    /// At most this many states per fix, nearest first.
     public var maxCandidates = 10
     /// The noise floor of the emission's standard deviation (a phone's accuracy below it is not believed).
     public var minimumSigma = 3.0
@@ -63,6 +64,7 @@ public struct MapMatcher {
         var best: Int? { scores.indices.max { (scores[$0], $1) < (scores[$1], $0) } }
     }
 
+    /// A matcher on `router`'s network with its own search workspace (one per thread).
     public init(router: Router, parameters: MatchParameters = MatchParameters()) {
         self.router = router
         self.parameters = parameters

@@ -70,6 +70,7 @@ public struct RoadGraph: Sendable {
     public let arcReversed: [Bool]
     public let arcWeight: [Double]
 
+    /// How many junctions and edges the graph has.
     public var nodeCount: Int { junctions.count }
     public var edgeCount: Int { edgeFrom.count }
 

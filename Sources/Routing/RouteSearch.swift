@@ -65,6 +65,7 @@ public struct RouteSearch {
     /// Nodes settled by the last query, both sides together.
     public private(set) var settled = 0
 
+    /// A workspace for a graph of `nodeCount` junctions.
     public init(nodeCount: Int) {
         forward = SearchSide(nodeCount: nodeCount)
         backward = SearchSide(nodeCount: nodeCount)

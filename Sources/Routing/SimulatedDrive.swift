@@ -19,9 +19,11 @@ public struct SimulatedDrive: Sendable {
         }
     }
 
+    /// The phone's fixes, and where the Dasher truly was at each.
     public var fixes: [TraceFix] = []
     public var truth: [Truth] = []
 
+    /// Drives `route` from its start, a fix at time 0 and every `interval` seconds until home.
     public init(route: Route, router: Router, interval: Double, accuracy: Double, jumpChance: Double, pace: Double = 1,
          random: inout SplitMix64) {
         let sigma = accuracy / MapMatcher.accuracyPerSigma

@@ -37,6 +37,7 @@ public struct StreetSpeeds: Sendable, Equatable {
         try self.init(kilometresPerHour: object)
     }
 
+    /// Metres per second on a street of `streetClass`.
     public func speed(of streetClass: StreetClass) -> Double { metresPerSecond[Int(streetClass.rank)] }
 }
 
