@@ -25,14 +25,7 @@ public enum BaseMapImporter {
 
     public static func importStore(from directory: URL, waterNames: URL) throws(BaseMapError) -> BaseMapStore {
         try checkSources(in: directory)
-        var streets = FeatureTable()
-        for file in streetFiles {
-            for feature in try GeoJSONReader.read(directory.appendingPathComponent(file)) {
-                guard case .lines(let lines) = feature.geometry,
-                      let street = feature.properties["highway"]?.stringValue.flatMap(StreetClass.init(rawValue:)) else { continue }
-                streets.append(parts: lines.map(projectWGS84), featureClass: street.rank, name: feature.properties["name"]?.stringValue ?? "")
-            }
-        }
+        let streets = try importStreets(from: directory)
         var parks = FeatureTable()
         for feature in try GeoJSONReader.read(directory.appendingPathComponent(parksFile)) {
             guard case .polygons(let polygons) = feature.geometry else { continue }
@@ -43,6 +36,19 @@ public enum BaseMapImporter {
         let places = try PlaceImporter.places(sourceDirectory: directory, parks: parks, land: BaseMapStore(land: land, parks: parks, streets: streets),
                                               waterNames: waterNames)
         return BaseMapStore(land: land, parks: parks, streets: streets, places: places)
+    }
+
+    /// The street files alone, projected to mercator, with their class (the routing graph is built from these).
+    public static func importStreets(from directory: URL) throws(BaseMapError) -> FeatureTable {
+        var streets = FeatureTable()
+        for file in streetFiles {
+            for feature in try GeoJSONReader.read(directory.appendingPathComponent(file)) {
+                guard case .lines(let lines) = feature.geometry,
+                      let street = feature.properties["highway"]?.stringValue.flatMap(StreetClass.init(rawValue:)) else { continue }
+                streets.append(parts: lines.map(projectWGS84), featureClass: street.rank, name: feature.properties["name"]?.stringValue ?? "")
+            }
+        }
+        return streets
     }
 
     /// The shapefile's rings reprojected from its `.prj` CRS to EPSG:3857 in one PROJ batch per feature.

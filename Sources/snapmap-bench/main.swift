@@ -19,6 +19,8 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("live", LiveBenchmark.run),
     ("streams", StreamsBenchmark.run),
     ("redis", RedisBenchmark.run),
+    ("routing", RoutingBenchmark.run),
+    ("matching", MatchingBenchmark.run),
 ]
 // As `snapmap` does: its in-process renders take the same allocator settings.
 HeapTuning.keepFrameBlocks()

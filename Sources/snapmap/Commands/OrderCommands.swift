@@ -1,0 +1,73 @@
+import BaseMap
+import DeliveryTracking
+import Foundation
+import GeoCore
+import LiveMap
+import MapScene
+import Orders
+import Routing
+
+/// The street network the order commands route on: the base map's streets at the speeds of `Data/routing/speeds.json`.
+enum StreetNetwork {
+    static func router(data: URL) throws -> Router {
+        let paths = DataPaths(dataDirectory: data)
+        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
+        let speeds = try StreetSpeeds(contentsOf: data.appendingPathComponent("routing/speeds.json"))
+        return Router(graph: RoadGraph(lines: StreetLine.lines(of: store.streets), speeds: speeds))
+    }
+}
+
+/// `snapmap orders route --from LAT,LON --to LAT,LON`: the fastest drive between two places, as GeoJSON.
+let ordersCommand = Command(
+    name: "orders",
+    summary: "delivery orders: route --from LAT,LON --to LAT,LON (the fastest drive on the streets, a GeoJSON LineString Feature)",
+    usage: "orders route --from LAT,LON --to LAT,LON [--data DIR]",
+    options: [
+        .value("from", "LAT,LON", "where the drive starts (snapped to the nearest street within 500 m)"),
+        .value("to", "LAT,LON", "where the drive ends (snapped likewise)"),
+        DataLocator.option,
+    ],
+    positional: "ACTION"
+) { options in
+    let arguments = try options.positionals()
+    guard arguments == ["route"] else { throw UsageError(description: "expected route") }
+    let from = try Coordinate(parsing: try options.required("from"), field: "from")
+    let to = try Coordinate(parsing: try options.required("to"), field: "to")
+    let router = try StreetNetwork.router(data: try DataLocator.directory(options))
+    do {
+        return try router.route(from: from, to: to).geoJSON()
+    } catch let error as RoutingError {
+        throw UsageError(description: "--\(error.field) \(error.message)")
+    }
+}
+
+/// `snapmap demo-delivery`: one of the seed's orders replayed through the live order's code, as JSON lines.
+let demoDeliveryCommand = Command(
+    name: "demo-delivery",
+    summary: "replay a seed order (lucias, sakura) through the order's life and a simulated Dasher: what its customer receives, a JSON line per moment",
+    usage: "demo-delivery [--order lucias|sakura] [--seed N] [--data DIR]",
+    options: [
+        .value("order", "NAME", "a route of Data/doordash/routes.json whose store the order comes from (default lucias)"),
+        .value("seed", "N", "the simulated Dasher's seed, 0…2^63 (default 30)"),
+        DataLocator.option,
+    ]
+) { options in
+    let data = try DataLocator.directory(options)
+    let catalog = try RouteCatalog.load(dataDirectory: data)
+    let name = options.value("order") ?? "lucias"
+    guard let seedRoute = catalog.routes.first(where: { $0.name == name }) else {
+        throw UsageError(description: "--order must be one of \(catalog.routes.map(\.name).joined(separator: ", ")), got \"\(name)\"")
+    }
+    guard let seed = UInt64(options.value("seed") ?? "30"), seed <= UInt64(Int64.max) else {
+        throw UsageError(description: "--seed must be an integer within 0…\(Int64.max)")
+    }
+    let start = Date(timeIntervalSince1970: 1_780_698_600)  // 2026-06-05 18:30 in New York: a fixed demo clock
+    let order = try Order(id: OrderID("demo-\(name)"), storeName: seedRoute.store, customer: PersonID("samriv"), dasher: PersonID("marcus"),
+                          items: ["Margherita pie"], at: start)
+    let views = try DeliveryReplay.run(router: try StreetNetwork.router(data: data), order: order, from: seedRoute.storeCoordinate,
+                                       to: catalog.home, start: start, seed: seed)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return try views.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined(separator: "\n")
+}
