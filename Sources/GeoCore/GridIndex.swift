@@ -12,18 +12,20 @@ public struct GridIndex: Sendable {
     /// The most cells one query walks; a larger query reads every box instead.
     public static let maxCellsPerQuery = 4096
 
-    private struct CellRange: Sendable {
-        let x0: Int, y0: Int, x1: Int, y1: Int
-        var count: Int { (x1 - x0 + 1) * (y1 - y0 + 1) }
+    // Internal for @inlinable: the queries are specialised where they are called, with their closures inlined.
+    @usableFromInline struct CellRange: Sendable {
+        @usableFromInline let x0: Int, y0: Int, x1: Int, y1: Int
+        @usableFromInline init(x0: Int, y0: Int, x1: Int, y1: Int) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
+        @usableFromInline var count: Int { (x1 - x0 + 1) * (y1 - y0 + 1) }
     }
 
-    private let originX: Double, originY: Double
-    private let cellWidth: Double, cellHeight: Double
-    private let columns: Int, rows: Int
-    private var cells: [[Int]]
-    private var large: [Int] = []
-    private var boxes: [ScreenRect?] = []
-    private var ranges: [CellRange?] = []
+    @usableFromInline let originX: Double, originY: Double
+    @usableFromInline let cellWidth: Double, cellHeight: Double
+    @usableFromInline let columns: Int, rows: Int
+    @usableFromInline var cells: [[Int]]
+    @usableFromInline var large: [Int] = []
+    @usableFromInline var boxes: [ScreenRect?] = []
+    @usableFromInline var ranges: [CellRange?] = []
     public private(set) var count = 0
 
     /// An index over `extent` (boxes may lie anywhere; the extent only decides where cells are) in cells of about
@@ -49,23 +51,23 @@ public struct GridIndex: Sendable {
     }
 
     /// The column of `x`, clamped to the grid (nil for NaN).
-    private func column(_ x: Double) -> Int? {
+    @usableFromInline func column(_ x: Double) -> Int? {
         let column = ((x - originX) / cellWidth).rounded(.down)
         return column.isNaN ? nil : Int(min(max(column, 0), Double(columns - 1)))
     }
 
-    private func row(_ y: Double) -> Int? {
+    @usableFromInline func row(_ y: Double) -> Int? {
         let row = ((y - originY) / cellHeight).rounded(.down)
         return row.isNaN ? nil : Int(min(max(row, 0), Double(rows - 1)))
     }
 
-    private func range(_ box: ScreenRect) -> CellRange? {
+    @usableFromInline func range(_ box: ScreenRect) -> CellRange? {
         guard let x0 = column(box.minX), let x1 = column(box.maxX), let y0 = row(box.minY), let y1 = row(box.maxY), x0 <= x1, y0 <= y1 else { return nil }
         return CellRange(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
     /// The box registered under `key`, if any.
-    public func box(_ key: Int) -> ScreenRect? { key >= 0 && key < boxes.count ? boxes[key] : nil }
+    @inlinable public func box(_ key: Int) -> ScreenRect? { key >= 0 && key < boxes.count ? boxes[key] : nil }
 
     /// Registers `box` under `key` (a key already there moves to the new box).
     public mutating func insert(_ key: Int, _ box: ScreenRect) {
@@ -106,7 +108,7 @@ public struct GridIndex: Sendable {
     }
 
     /// Calls `body` once for each key whose box meets `area` (edges touching count), in no particular order.
-    public func forEach(meeting area: ScreenRect, _ body: (Int) -> Void) {
+    @inlinable public func forEach(meeting area: ScreenRect, _ body: (Int) -> Void) {
         let (minX, minY, maxX, maxY) = (area.minX, area.minY, area.maxX, area.maxY)
         func meets(_ key: Int) -> Bool {
             guard let box = boxes[key] else { return false }
@@ -133,7 +135,7 @@ public struct GridIndex: Sendable {
     /// The key with the smallest `squaredDistance` under `squaredRadius` (the smaller key of two as near), looking
     /// at cells in rings around `point` until no box further out could be nearer. `squaredDistance` is a box's
     /// squared distance from `point`, or nil to pass over it.
-    public func nearest(to point: ScreenPoint, squaredRadius: Double, squaredDistance: (Int) -> Double?) -> Int? {
+    @inlinable public func nearest(to point: ScreenPoint, squaredRadius: Double, squaredDistance: (Int) -> Double?) -> Int? {
         var best: (key: Int, distance: Double)?
         func consider(_ key: Int) {
             guard let distance = squaredDistance(key), distance < squaredRadius else { return }
@@ -159,7 +161,7 @@ public struct GridIndex: Sendable {
     }
 
     /// The keys whose boxes meet `area`, smallest first.
-    public func keys(meeting area: ScreenRect) -> [Int] {
+    @inlinable public func keys(meeting area: ScreenRect) -> [Int] {
         var found: [Int] = []
         forEach(meeting: area) { found.append($0) }
         return found.sorted()
