@@ -28,6 +28,8 @@ run: basemap
 	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --selected jordan --at-selection --out $(OUT)/williamsburg-selected.png \
 		--layout-out $(OUT)/williamsburg-selected-layout.json
 	$(RELEASE_BIN) fly --friend jordan --clock scene --out $(OUT)/williamsburg-fly.png
+	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --zoom 13.1 --center 40.71526,-73.95104 --out $(OUT)/williamsburg-z13-crowd.png \
+		--layout-out $(OUT)/williamsburg-z13-crowd-layout.json
 	@cat $(OUT)/williamsburg-layout.json
 
 test: setup

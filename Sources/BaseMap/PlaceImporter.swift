@@ -26,11 +26,17 @@ enum PlaceImporter {
 
     static func places(sourceDirectory: URL, parks: FeatureTable, land: BaseMapStore, waterNames: URL) throws(BaseMapError) -> FeatureTable {
         var places = FeatureTable()
+        // Areas that share a name once their qualifiers go are one place: named once, at the largest polygon's pole.
+        var names: [String] = []
+        var areas: [String: [[[MercatorPoint]]]] = [:]
         for feature in try GeoJSONReader.read(sourceDirectory.appendingPathComponent(neighbourhoodsFile)) {
             guard case .polygons(let polygons) = feature.geometry, feature.properties["nta_type"]?.stringValue == residentialType,
-                  let name = feature.properties["name"]?.stringValue else { continue }
-            let projected = polygons.map { $0.map { ring in ring.map { WebMercator.projectUnchecked(lat: $0.y, lon: $0.x) } } }
-            add(largestOf: projected, kind: .neighbourhood, name: name, alternatives: neighbourhoodAlternatives, to: &places)
+                  let name = feature.properties["name"]?.stringValue.map(plainName) else { continue }
+            if areas[name] == nil { names.append(name) }
+            areas[name, default: []] += polygons.map { $0.map { ring in ring.map { WebMercator.projectUnchecked(lat: $0.y, lon: $0.x) } } }
+        }
+        for name in names {
+            add(largestOf: areas[name]!, kind: .neighbourhood, name: name, alternatives: neighbourhoodAlternatives, to: &places)
         }
         // A one-word park name is a placeholder in the source ("Park", "Lot", "Triangle"), not a name.
         for index in 0..<parks.count where parks.names[index].split(separator: " ").count > 1 {
@@ -49,6 +55,22 @@ enum PlaceImporter {
                           value: shape.area)
         }
         return places
+    }
+
+    /// A neighbourhood's name as a New Yorker writes it, without the tabulation's qualifiers in parentheses:
+    /// "Bedford-Stuyvesant (West)" is "Bedford-Stuyvesant", "Sunset Park (East)-Borough Park (West)" "Sunset Park-Borough Park".
+    static func plainName(_ name: String) -> String {
+        var kept = ""
+        var depth = 0
+        for character in name {
+            switch character {
+            case "(": depth += 1
+            case ")": depth = max(depth - 1, 0)
+            default: if depth == 0 { kept.append(character) }
+            }
+        }
+        let words = kept.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        return words.replacingOccurrences(of: " -", with: "-").replacingOccurrences(of: "- ", with: "-")
     }
 
     /// A label at the pole of the largest polygon, with the area of them all.

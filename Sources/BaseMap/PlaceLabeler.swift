@@ -75,6 +75,8 @@ struct NameOutline: Sendable {
 struct PlaceLabeler {
     /// How far beyond the view candidates are gathered, in pixels at the view's scale (a long name).
     static let reachPixels = 600.0
+    /// The collision grid's cell, in points.
+    static let gridCell = 64.0
 
     let store: BaseMapStore
     let places: MapStyle.Places
@@ -103,7 +105,7 @@ struct PlaceLabeler {
         }
         let offset = Point(-view.origin.x * k, view.origin.y * k)
         var placed: [PlaceName] = []
-        var boxes: [Rect] = []
+        var boxes = RectIndex(extent: indexExtent, cellSize: Self.gridCell * view.scale)
         for index in candidates {
             let kind = PlaceKind(rawValue: table.classes[index])!
             let layer = places.layer(kind)
@@ -119,7 +121,7 @@ struct PlaceLabeler {
             }
             let label = outline(at: anchor)
             let padded = label.box.outset(by: places.padding * view.scale)
-            guard !boxes.contains(where: { $0.intersects(padded) }) else { continue }
+            guard !boxes.intersects(padded) else { continue }
             if let labelArea, !labelArea.contains(label.box) { continue }
             boxes.append(padded)
             let others = (part.lowerBound + 2..<part.upperBound).map { point in outline(at: Point(table.xs[point] * k, -table.ys[point] * k) + offset) }
@@ -133,11 +135,13 @@ struct PlaceLabeler {
     /// of those and of the names before it), in order; names with no clear place are left out.
     func placements(_ placed: [PlaceName], avoiding: [Rect]) -> [NamePlacement] {
         var shown: [NamePlacement] = []
-        var boxes: [Rect] = []
+        var boxes = RectIndex(extent: indexExtent, cellSize: Self.gridCell * view.scale)
+        var avoided = RectIndex(extent: indexExtent, cellSize: Self.gridCell * view.scale)
+        for box in avoiding { avoided.append(box) }
         let padding = places.padding * view.scale
         for (index, name) in placed.enumerated() {
             guard let option = ([name.outline] + name.alternatives).firstIndex(where: { option in
-                !avoiding.contains { $0.intersects(option.box) } && !boxes.contains { $0.intersects(option.box) }
+                !avoided.intersects(option.box) && !boxes.intersects(option.box)
             }) else { continue }
             shown.append(NamePlacement(name: index, option: option))
             boxes.append(name.outline(option).box.outset(by: padding))
@@ -161,6 +165,9 @@ struct PlaceLabeler {
             canvas.fill(glyphs, paint: .solid(placed[placement.name].color))
         }
     }
+
+    /// Where names are looked for, in view pixels: the view and the reach around it.
+    private var indexExtent: Rect { Rect(x: 0, y: 0, width: Double(view.width), height: Double(view.height)).outset(by: Self.reachPixels * view.scale) }
 
     /// The width of the halo stroked under each name, in view pixels.
     var haloWidth: Double { places.haloWidth * view.scale * 2 }

@@ -23,18 +23,6 @@ struct StreetLabeler {
     /// The whole frame in view pixels, when the view is (a band of) a frame: names it would cut are left out.
     let labelArea: Rect?
 
-    private struct GridCell: Hashable {
-        let x: Int
-        let y: Int
-    }
-
-    /// The collision-grid cells a box covers.
-    private static func cells(of box: Rect) -> [GridCell] {
-        let x0 = Int((box.minX / gridCell).rounded(.down)), x1 = Int((box.maxX / gridCell).rounded(.down))
-        let y0 = Int((box.minY / gridCell).rounded(.down)), y1 = Int((box.maxY / gridCell).rounded(.down))
-        return (y0...y1).flatMap { y in (x0...x1).map { GridCell(x: $0, y: y) } }
-    }
-
     func draw(into canvas: Canvas) {
         let size = style.labels.size.value(at: view.zoom) * view.scale
         let spacing = style.labels.spacing * view.scale
@@ -44,12 +32,9 @@ struct StreetLabeler {
             .filter { !table.names[$0].isEmpty && table.classes[$0] >= style.labels.minClass.rank }
             .sorted { (table.classes[$0], -$0) > (table.classes[$1], -$1) }
         var layouts: [String: TextLayout] = [:]
-        var placed: [Rect] = []
-        var grid: [GridCell: [Int]] = [:]
-        for obstacle in obstacles {
-            for cell in Self.cells(of: obstacle) { grid[cell, default: []].append(placed.count) }
-            placed.append(obstacle)
-        }
+        let viewRect = Rect(x: 0, y: 0, width: Double(view.width), height: Double(view.height))
+        var placed = RectIndex(extent: viewRect.outset(by: Self.reachInEms * size + spacing / 2), cellSize: Self.gridCell)
+        for obstacle in obstacles { placed.append(obstacle) }
         var anchorsByName: [String: [Point]] = [:]
         var glyphs = Path()
         let haloWidth = style.labels.haloWidth * view.scale * 2
@@ -63,11 +48,9 @@ struct StreetLabeler {
                 for center in centers(length: line.length, advance: layout.advance, spacing: spacing) {
                     guard let label = place(layout, on: line, center: center, size: size) else { continue }
                     let padded = label.box.outset(by: Self.padding)
-                    let cells = Self.cells(of: padded)
-                    let overlaps = cells.contains { cell in grid[cell, default: []].contains { placed[$0].intersects(padded) } }
+                    let overlaps = placed.intersects(padded)
                     let repeats = anchorsByName[name, default: []].contains { ($0 - label.anchor).length < spacing / 2 }
                     guard !overlaps, !repeats, labelArea?.contains(label.box) ?? true else { continue }
-                    for cell in cells { grid[cell, default: []].append(placed.count) }
                     anchorsByName[name, default: []].append(label.anchor)
                     placed.append(label.box)
                     if label.box.outset(by: haloWidth).intersects(visible) { glyphs.append(outline(of: label, layout: layout, size: size)) }

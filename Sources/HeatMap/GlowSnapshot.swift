@@ -17,12 +17,17 @@ public struct GlowSnapshot: Sendable {
     public let points: [HeatPoint]
     /// A hash of `points` (FNV-1a of their bits): equal digests, equal drawings.
     public let digest: UInt64
+    /// The points by place, keyed by their index in `points`, in cells of `indexCells` Snap cells a side.
+    private let index: GridIndex
+    static let indexCells = 8.0
 
-    /// The drawn points inside `bounds`, in `points`' order.
+    /// The drawn points inside `bounds` (edges included), in `points`' order.
     public func points(in bounds: MercatorRect) -> [HeatPoint] {
-        let first = Self.firstIndex(in: points) { $0.y <= bounds.maxY }
-        let end = Self.firstIndex(in: points) { $0.y < bounds.minY }
-        return points[first..<max(first, end)].filter { (bounds.minX...bounds.maxX).contains($0.x) }
+        let area = ScreenRect(x: bounds.minX, y: bounds.minY, width: bounds.maxX - bounds.minX, height: bounds.maxY - bounds.minY)
+        // The box's far edges are sums that may round, so the grid's answer is checked against the bounds themselves.
+        return index.keys(meeting: area.inset(by: EdgeInsets(all: -1))).map { points[$0] }.filter { point in
+            bounds.minX <= point.x && point.x <= bounds.maxX && bounds.minY <= point.y && point.y <= bounds.maxY
+        }
     }
 
     /// FNV-1a over the bits of each point's position and weight: what a tag of drawn points hashes.
@@ -66,15 +71,10 @@ public struct GlowSnapshot: Sendable {
         self.start = start
         self.points = points
         digest = Self.fingerprint(of: points)
-    }
-
-    /// The first index whose point satisfies `predicate`, which is false then true along `points`.
-    private static func firstIndex(in points: [HeatPoint], where predicate: (HeatPoint) -> Bool) -> Int {
-        var (low, high) = (0, points.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if predicate(points[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
+        let (xs, ys) = (points.map(\.x), points.map(\.y))
+        let extent = ScreenRect(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
+        var index = GridIndex(extent: extent, cellSize: span * Self.indexCells)
+        for (key, point) in points.enumerated() { index.insert(key, ScreenRect(x: point.x, y: point.y, width: 0, height: 0)) }
+        self.index = index
     }
 }

@@ -4,7 +4,8 @@ import GeoCore
 /// priority order (as supercluster and MapKit do it): each friend not yet grouped starts a group and takes,
 /// nearest first, every ungrouped friend closer than the threshold to the group's running centre (the mean of
 /// its members, where the group's avatar is drawn). Groups that end up closer than the threshold merge, so no
-/// two avatars are. Neighbours come from a flat grid of threshold-sized cells over the points' bounds.
+/// two avatars are. The nearest friend comes from a `GridIndex` of quarter-threshold cells searched ring by
+/// ring, which friends leave as they join a group, so a join in a dense crowd reads a few cells, not all in reach.
 enum PinGrouping {
     struct Group {
         /// Indices into the points, in the order they joined (the seed first).
@@ -14,38 +15,36 @@ enum PinGrouping {
 
     /// Groups of `points` (which come in priority order), in the order of their seeds.
     static func groups(of points: [ScreenPoint], threshold: Double) -> [Group] {
-        guard let first = points.first else { return [] }
         // A threshold of zero (or less, or not a number) groups nobody.
         guard threshold > 0, threshold.isFinite else { return points.indices.map { Group(members: [$0], centre: points[$0]) } }
-        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
-        for point in points {
-            minX = min(minX, point.x); minY = min(minY, point.y); maxX = max(maxX, point.x); maxY = max(maxY, point.y)
-        }
-        let columns = Int((maxX - minX) / threshold) + 1
-        let rows = Int((maxY - minY) / threshold) + 1
-        func cell(_ point: ScreenPoint) -> (Int, Int) {
-            (min(max(Int(((point.x - minX) / threshold).rounded(.down)), 0), columns - 1),
-             min(max(Int(((point.y - minY) / threshold).rounded(.down)), 0), rows - 1))
-        }
-        var grid: [Int: [Int]] = [:]
-        for (index, point) in points.enumerated() {
-            let (x, y) = cell(point)
-            grid[y * columns + x, default: []].append(index)
-        }
-        var assigned = [Bool](repeating: false, count: points.count)
+        let extent = bounds(of: points)
+        // Cells of a quarter of the threshold: the nearest friend in a crowd is usually found in the first ring.
+        var grid = GridIndex(extent: extent, cellSize: threshold / 4)
+        for (index, point) in points.enumerated() { grid.insert(index, ScreenRect(x: point.x, y: point.y, width: 0, height: 0)) }
         var groups: [Group] = []
-        for seed in points.indices where !assigned[seed] {
-            assigned[seed] = true
+        for seed in points.indices where grid.box(seed) != nil {
+            grid.remove(seed)
             var group = Group(members: [seed], centre: points[seed])
-            while let next = nearestUnassigned(to: group.centre, within: threshold, points: points, grid: grid, columns: columns, rows: rows,
-                                               cell: cell, assigned: assigned) {
-                assigned[next] = true
+            var sum = (x: 0 + points[seed].x, y: 0 + points[seed].y)
+            while let next = nearest(to: group.centre, within: threshold, points: points, grid: grid) {
+                grid.remove(next)
                 group.members.append(next)
-                group.centre = mean(group.members.map { points[$0] })
+                sum = (sum.x + points[next].x, sum.y + points[next].y)
+                group.centre = ScreenPoint(x: sum.x / Double(group.members.count), y: sum.y / Double(group.members.count))
             }
             groups.append(group)
         }
-        return merged(groups, points: points, threshold: threshold)
+        return merged(groups, points: points, threshold: threshold, extent: extent)
+    }
+
+    /// The smallest box holding every point.
+    private static func bounds(of points: [ScreenPoint]) -> ScreenRect {
+        guard let first = points.first else { return ScreenRect(x: 0, y: 0, width: 0, height: 0) }
+        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+        for point in points {
+            (minX, minY, maxX, maxY) = (min(minX, point.x), min(minY, point.y), max(maxX, point.x), max(maxY, point.y))
+        }
+        return ScreenRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// The mean of some points.
@@ -53,41 +52,51 @@ enum PinGrouping {
         ScreenPoint(x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
     }
 
-    private static func nearestUnassigned(to centre: ScreenPoint, within threshold: Double, points: [ScreenPoint], grid: [Int: [Int]],
-                                          columns: Int, rows: Int, cell: (ScreenPoint) -> (Int, Int), assigned: [Bool]) -> Int? {
-        let (cx, cy) = cell(centre)
-        var best: (index: Int, distance: Double)?
-        for y in max(cy - 1, 0)...min(cy + 1, rows - 1) {
-            for x in max(cx - 1, 0)...min(cx + 1, columns - 1) {
-                for other in grid[y * columns + x] ?? [] where !assigned[other] {
-                    let (dx, dy) = (points[other].x - centre.x, points[other].y - centre.y)
-                    let distance = dx * dx + dy * dy
-                    guard distance < threshold * threshold, distance < best?.distance ?? .infinity else { continue }
-                    best = (other, distance)
-                }
-            }
-        }
-        return best?.index
+    /// The box of points within `threshold` of `centre` (and a little more).
+    private static func reach(_ centre: ScreenPoint, _ threshold: Double) -> ScreenRect {
+        ScreenRect(x: centre.x - threshold, y: centre.y - threshold, width: 2 * threshold, height: 2 * threshold)
     }
 
-    /// Merges groups whose centres are closer than the threshold (the later into the earlier), until none are.
-    private static func merged(_ groups: [Group], points: [ScreenPoint], threshold: Double) -> [Group] {
-        var groups = groups
-        var changed = true
-        while changed {
-            changed = false
-            search: for index in groups.indices {
-                for other in groups.indices where other > index {
-                    let (dx, dy) = (groups[other].centre.x - groups[index].centre.x, groups[other].centre.y - groups[index].centre.y)
-                    guard dx * dx + dy * dy < threshold * threshold else { continue }
-                    groups[index].members += groups[other].members
-                    groups[index].centre = mean(groups[index].members.map { points[$0] })
-                    groups.remove(at: other)
-                    changed = true
-                    break search
-                }
-            }
+    private static func isClose(_ a: ScreenPoint, _ b: ScreenPoint, _ threshold: Double) -> Bool {
+        let (dx, dy) = (a.x - b.x, a.y - b.y)
+        return dx * dx + dy * dy < threshold * threshold
+    }
+
+    /// The point in the grid nearest `centre` and closer than `threshold` (the lower index of two as near).
+    private static func nearest(to centre: ScreenPoint, within threshold: Double, points: [ScreenPoint], grid: GridIndex) -> Int? {
+        grid.nearest(to: centre, squaredRadius: threshold * threshold) { other in
+            let (dx, dy) = (points[other].x - centre.x, points[other].y - centre.y)
+            return dx * dx + dy * dy
         }
-        return groups
+    }
+
+    /// Merges groups whose centres are closer than the threshold, until none are: always the first such pair in
+    /// order (the later into the earlier). After a merge only pairs with the merged group can be new, so the
+    /// walk goes on from the earliest of those, or from the merged group.
+    private static func merged(_ groups: [Group], points: [ScreenPoint], threshold: Double, extent: ScreenRect) -> [Group] {
+        var groups = groups
+        var grid = GridIndex(extent: extent, cellSize: threshold)
+        for (index, group) in groups.enumerated() { grid.insert(index, ScreenRect(x: group.centre.x, y: group.centre.y, width: 0, height: 0)) }
+        func closest(to index: Int, where keep: (Int) -> Bool) -> Int? {
+            var found: Int?
+            grid.forEach(meeting: reach(groups[index].centre, threshold)) { other in
+                guard other != index, keep(other), isClose(groups[other].centre, groups[index].centre, threshold), other < found ?? .max else { return }
+                found = other
+            }
+            return found
+        }
+        var index = 0
+        while index < groups.count {
+            guard grid.box(index) != nil, let other = closest(to: index, where: { $0 > index }) else {
+                index += 1
+                continue
+            }
+            groups[index].members += groups[other].members
+            groups[index].centre = mean(groups[index].members.map { points[$0] })
+            grid.remove(other)
+            grid.insert(index, ScreenRect(x: groups[index].centre.x, y: groups[index].centre.y, width: 0, height: 0))
+            if let earlier = closest(to: index, where: { $0 < index }) { index = earlier }
+        }
+        return groups.indices.filter { grid.box($0) != nil }.map { groups[$0] }
     }
 }

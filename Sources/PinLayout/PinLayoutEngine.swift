@@ -50,7 +50,9 @@ public struct PinLayoutEngine: Sendable {
             + PinGrouping.groups(of: groupable.map { points[$0] }, threshold: groupingDistance).map { group in
                 Cluster(members: group.members.map { groupable[$0] }.sorted(), point: group.centre)
             }
-        let unselectedRank = Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
+        // With nobody selected every rank is the same and members come in priority order: the first leads.
+        let unselectedRank = selected == nil ? [:]
+            : Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
         let leader = { (members: [PinSubject]) in members.min { (unselectedRank[$0.id] ?? 0) < (unselectedRank[$1.id] ?? 0) } ?? members[0] }
         func key(_ cluster: Cluster) -> String {
             cluster.members.count == 1 ? ordered[cluster.members[0]].id : Self.groupID(leader(cluster.members.map { ordered[$0] }))
@@ -58,11 +60,12 @@ public struct PinLayoutEngine: Sendable {
         func avatarRect(_ centre: ScreenPoint) -> ScreenRect { ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize) }
 
         var placement = SymbolPlacement(style: style, free: viewport.freeRect)
-        let onScreen = clusters.indices.filter { placement.free.contains(avatarRect(clusters[$0].point)) }
+        let onScreen = clusters.map { placement.free.contains(avatarRect($0.point)) }
+        placement.expect(clusters.map(\.point), where: onScreen)
         var placed: [Int] = []
         for index in clusters.indices {
             let centre = clusters[index].point
-            guard onScreen.contains(index) else {
+            guard onScreen[index] else {
                 clusters[index].hidden = "outside the part of the screen the insets leave free"
                 continue
             }
@@ -78,10 +81,9 @@ public struct PinLayoutEngine: Sendable {
             placement.placeAvatar(at: centre)
             placed.append(index)
             clusters[index].avatar = avatarRect(centre)
-            let pending = onScreen.filter { $0 > index }.map { clusters[$0].point }
             let id = key(clusters[index])
             let members = clusters[index].members.map { ordered[$0] }
-            switch placeLabel(members, owner: id, avatar: clusters[index].avatar!, previous: previousAnchors[id], pending: pending, now: now,
+            switch placeLabel(members, owner: id, avatar: clusters[index].avatar!, previous: previousAnchors[id], after: index, now: now,
                               placement: &placement) {
             case .placed(let rect, let anchor, let short):
                 (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
@@ -100,7 +102,7 @@ public struct PinLayoutEngine: Sendable {
 
     /// The first fit for a symbol's label: full text where it hides no avatar to come, short text there, then
     /// the same where it does hide one (a higher-priority label wins).
-    private func placeLabel(_ members: [PinSubject], owner: String, avatar: ScreenRect, previous: LabelAnchor?, pending: [ScreenPoint], now: Date,
+    private func placeLabel(_ members: [PinSubject], owner: String, avatar: ScreenRect, previous: LabelAnchor?, after index: Int, now: Date,
                             placement: inout SymbolPlacement) -> LabelOutcome {
         let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
         var blockers = Set<LabelBlocker>()
@@ -109,7 +111,7 @@ public struct PinLayoutEngine: Sendable {
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
                 let rect = labelRect(anchor, avatar: avatar, size: size)
-                let found = placement.blockers(of: rect, pending: hidesNobody ? pending : [])
+                let found = placement.blockers(of: rect, pendingAfter: hidesNobody ? index : nil)
                 guard found.isEmpty else {
                     blockers.formUnion(found)
                     continue
@@ -165,6 +167,8 @@ public struct PinLayoutEngine: Sendable {
         var zIndex = [Int](repeating: 0, count: clusters.count)
         for (rank, index) in placed.enumerated() { zIndex[index] = placed.count - rank }
         var owner = [Int](repeating: -1, count: ordered.count)
+        var containing = [Int](repeating: -1, count: ordered.count)
+        for (index, cluster) in clusters.enumerated() { for member in cluster.members { containing[member] = index } }
         var groupID = [String?](repeating: nil, count: ordered.count)
         var groups: [LaidOutGroup] = []
         for index in placed {
@@ -185,7 +189,7 @@ public struct PinLayoutEngine: Sendable {
             let cluster = owner[index] >= 0 ? clusters[owner[index]] : nil
             let alone = cluster?.members.count == 1
             let text = labelText([subject], now: now, short: alone && cluster?.labelShort == true)
-            let hidden = cluster == nil ? clusters.first { $0.members.contains(index) }?.hidden ?? "outside the screen" : nil
+            let hidden = cluster == nil ? (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen" : nil
             return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
                               screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,
                               labelRect: alone ? cluster?.label : nil, anchor: alone ? cluster?.anchor : nil,

@@ -5,16 +5,20 @@ import GeoCore
 struct SymbolPlacement {
     let radius: Double
     let free: ScreenRect
-    private var avatarGrid: CollisionGrid
+    private var avatarGrid: GridIndex
     private var avatarCentres: [ScreenPoint] = []
-    private var labelGrid: CollisionGrid
-    private var labelOwners: [String] = []
+    private var labelGrid: GridIndex
+    private var labels: [(box: ScreenRect, owner: String)] = []
+    /// The avatars still to be placed, keyed by their cluster's place in priority order.
+    private var pendingGrid: GridIndex
+    private var pendingCentres: [ScreenPoint] = []
 
     init(style: PinStyle, free: ScreenRect) {
         radius = style.avatarSize / 2
         self.free = free
-        avatarGrid = CollisionGrid(cellSize: style.gridCell)
-        labelGrid = CollisionGrid(cellSize: style.gridCell)
+        avatarGrid = GridIndex(extent: free, cellSize: style.gridCell)
+        labelGrid = GridIndex(extent: free, cellSize: style.gridCell)
+        pendingGrid = GridIndex(extent: free, cellSize: style.gridCell)
     }
 
     /// Whether a rectangle and a circle share area (touching does not count).
@@ -31,29 +35,42 @@ struct SymbolPlacement {
 
     /// The owner of a placed label the avatar at `centre` would sit under, if any.
     func labelOwner(under centre: ScreenPoint) -> String? {
-        labelGrid.overlapping(box(around: centre)).first { Self.intersects(labelGrid.boxes[$0], circle: centre, radius: radius) }.map { labelOwners[$0] }
+        labelGrid.keys(meeting: box(around: centre)).first { Self.intersects(labels[$0].box, circle: centre, radius: radius) }.map { labels[$0].owner }
+    }
+
+    /// Registers the avatars to come, each under its place in priority order.
+    mutating func expect(_ centres: [ScreenPoint], where onScreen: [Bool]) {
+        pendingCentres = centres
+        for order in centres.indices where onScreen[order] { pendingGrid.insert(order, box(around: centres[order])) }
     }
 
     mutating func placeAvatar(at centre: ScreenPoint) {
-        avatarGrid.insert(box(around: centre))
+        avatarGrid.insert(avatarCentres.count, box(around: centre))
         avatarCentres.append(centre)
     }
 
     mutating func placeLabel(_ rect: ScreenRect, owner: String) {
-        labelGrid.insert(rect)
-        labelOwners.append(owner)
+        labelGrid.insert(labels.count, rect)
+        labels.append((rect, owner))
     }
 
     /// What keeps a label box out: the screen's free area, a placed label, a placed avatar, or one of
-    /// `pending` (avatars not placed yet); empty when it fits.
-    func blockers(of rect: ScreenRect, pending: [ScreenPoint]) -> Set<LabelBlocker> {
+    /// the avatars expected after `pendingAfter` in priority order (when given); empty when it fits.
+    func blockers(of rect: ScreenRect, pendingAfter order: Int?) -> Set<LabelBlocker> {
         var found = Set<LabelBlocker>()
         if !free.contains(rect) { found.insert(.edge) }
-        if labelGrid.collides(rect) { found.insert(.label) }
-        if avatarGrid.overlapping(rect).contains(where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
-            || pending.contains(where: { Self.intersects(rect, circle: $0, radius: radius) }) {
+        if any(in: labelGrid, meeting: rect, where: { labels[$0].box.overlaps(rect) }) { found.insert(.label) }
+        if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
+            || order.map({ after in any(in: pendingGrid, meeting: rect, where: { $0 > after && Self.intersects(rect, circle: pendingCentres[$0], radius: radius) }) }) == true {
             found.insert(.avatar)
         }
+        return found
+    }
+
+    /// Whether a key of `grid` whose box meets `rect` passes `test`.
+    private func any(in grid: GridIndex, meeting rect: ScreenRect, where test: (Int) -> Bool) -> Bool {
+        var found = false
+        grid.forEach(meeting: rect) { found = found || test($0) }
         return found
     }
 }

@@ -22,7 +22,7 @@ struct PlaceTests {
         let store = try Fixtures.store.get()
         var polygons: [String: [[MercatorPoint]]] = [:]
         for feature in try GeoJSONReader.read(Fixtures.sourceDirectory.appendingPathComponent(PlaceImporter.neighbourhoodsFile)) {
-            guard case .polygons(let parts) = feature.geometry, let name = feature.properties["name"]?.stringValue else { continue }
+            guard case .polygons(let parts) = feature.geometry, let name = feature.properties["name"]?.stringValue.map(Self.plain) else { continue }
             polygons[name, default: []] += parts.flatMap { $0 }.map { ring in ring.map { WebMercator.projectUnchecked(lat: $0.y, lon: $0.x) } }
         }
         let table = store.places
@@ -39,6 +39,28 @@ struct PlaceTests {
         #expect(["Williamsburg", "Greenpoint", "East Williamsburg", "South Williamsburg"].allSatisfy { name in
             (0..<table.count).contains { table.names[$0] == name && table.classes[$0] == PlaceKind.neighbourhood.rawValue }
         })
+    }
+
+    /// A source name without what is in parentheses, written here with a regular expression (the importer walks
+    /// the characters).
+    static func plain(_ name: String) -> String {
+        name.replacingOccurrences(of: #"\s*\([^)]*\)"#, with: "", options: .regularExpression)
+    }
+
+    /// Neighbourhoods are named as a New Yorker writes them: no "(West)" or "(North)", and one name where two
+    /// areas of the tabulation share it ("Bedford-Stuyvesant (West)" and "(East)" are one "Bedford-Stuyvesant").
+    @Test func neighbourhoodNamesHaveNoQualifiersAndShowOnce() throws {
+        let table = try Fixtures.store.get().places
+        let names = (0..<table.count).filter { table.classes[$0] == PlaceKind.neighbourhood.rawValue }.map { table.names[$0] }
+        var expected = Set<String>()
+        for feature in try GeoJSONReader.read(Fixtures.sourceDirectory.appendingPathComponent(PlaceImporter.neighbourhoodsFile))
+        where feature.properties["nta_type"]?.stringValue == PlaceImporter.residentialType {
+            if let name = feature.properties["name"]?.stringValue { expected.insert(Self.plain(name)) }
+        }
+        #expect(names.count == Set(names).count, "each name once")
+        #expect(Set(names) == expected)
+        #expect(names.allSatisfy { !$0.contains("(") && !$0.contains(")") && !$0.hasSuffix(" ") && !$0.contains("  ") })
+        #expect(["Bedford-Stuyvesant", "Crown Heights", "Bushwick", "Sunset Park-Borough Park", "Astoria-Woodside"].allSatisfy(names.contains))
     }
 
     /// The named waters sit in the water, and the East River is written along its course (north-north-east).

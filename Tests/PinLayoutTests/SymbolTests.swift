@@ -57,6 +57,17 @@ struct SymbolTests {
         }
     }
 
+    /// A crowd dense enough that most groups end up merging into each other, and friends standing on the very
+    /// same spot: the grid-indexed grouping still gives the model's groups.
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func denseCrowdsAndSharedSpotsMatchTheModel(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var points = (0..<300).map { _ in ScreenPoint(x: Double.random(in: 0...200, using: &random), y: Double.random(in: 0...200, using: &random)) }
+        points += points.prefix(40)
+        let threshold = Fixture.engine.groupingDistance
+        #expect(PinGrouping.groups(of: points, threshold: threshold).map { $0.members.sorted() } == Self.model(points, threshold: threshold))
+    }
+
     /// Two round avatars 48.4 pt apart on a diagonal: their boxes overlap, their circles do not, so they stay apart.
     @Test func diagonalNeighboursWhoseCirclesDoNotOverlapStayApart() {
         let viewport = Fixture.viewport(40.7150, -73.9560, zoom: 16, insets: .zero)
