@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "snapmap", targets: ["snapmap"]),
         .library(name: "MapEngine", targets: ["MapEngine"]),
+        .library(name: "SnapMapClient", targets: ["SnapMapClient"]),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +46,7 @@ let package = Package(
         .target(name: "TileExport", dependencies: ["GeoCore", "SQLiteKit", "VectorTiles"]),
         .target(name: "MapRequest", dependencies: ["GeoCore", "MapScene", "MapEngine", "DeliveryTracking"]),
         .target(name: "SnapMapVersion"),
+        .target(name: "SnapMapClient", dependencies: ["SnapMapVersion"]),
         .target(name: "MapServer", dependencies: ["SnapMapVersion", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
         .executableTarget(name: "snapmap", dependencies: ["SnapMapVersion", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
         .executableTarget(name: "snapmap-bench", dependencies: ["GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "MapScene", "TileExport", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore", "snapmap", "ServerTestSupport"]),
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "MapScene", "PinDrawing", "DeliveryTracking", "TileExport", "MapRequest", "LiveMap", "GeoCore", "SQLiteKit", "HeatMap", "Raster"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap"]),
+        .testTarget(name: "SnapMapClientTests", dependencies: ["SnapMapClient", "snapmap", "ServerTestSupport"]),
         .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "MapScene", "LiveMap", "GeoCore", "ServerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
