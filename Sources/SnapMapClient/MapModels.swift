@@ -1,5 +1,6 @@
 import Foundation
 
+/// WGS 84 degrees.
 public struct Coordinate: Codable, Sendable, Equatable {
     public let lat: Double
     public let lon: Double
@@ -9,11 +10,13 @@ public struct Coordinate: Codable, Sendable, Equatable {
     }
 }
 
+/// A point on screen, in points from the top-left corner.
 public struct ScreenPoint: Codable, Sendable, Equatable {
     public let x: Double
     public let y: Double
 }
 
+/// A rectangle on screen, in points.
 public struct ScreenRect: Codable, Sendable, Equatable {
     public let x: Double
     public let y: Double

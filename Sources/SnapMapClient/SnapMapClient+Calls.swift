@@ -22,6 +22,7 @@ extension SnapMapClient {
         return try await revalidated("/\(kind == .heat ? "heat" : "tiles")/\(z)/\(x)/\(y)\(suffix)", query: [])
     }
 
+    /// Which tiles: the base map (PNG), the glow (transparent PNG) or the base map's vector tiles.
     public enum TileKind: Sendable { case base, heat, vector }
 
     /// MapLibre's glyphs of `fontStack` for code points `start` … `start + 255`.
@@ -53,22 +54,27 @@ extension SnapMapClient {
 
     // MARK: The signed-in person
 
+    /// Sends the signed-in person's location (10 a second, bursts of 20; a 429 is waited out and retried).
     public func updateLocation(_ location: Location) async throws {
         _ = try expectSuccess(try await send("PUT", "/v1/me/location", body: try Self.encoder.encode(location)))
     }
 
+    /// Posts a public Snap to the glow (it shows from the glow's next epoch).
     public func postSnap(_ snap: Snap) async throws {
         _ = try expectSuccess(try await send("POST", "/v1/me/snaps", body: try Self.encoder.encode(snap)))
     }
 
+    /// Ghost Mode and the audience as they are.
     public func sharing() async throws -> Sharing {
         try decode(Sharing.self, try expectSuccess(try await send("GET", "/v1/me/sharing")))
     }
 
+    /// Changes Ghost Mode, the audience or both; answers the settings now.
     public func updateSharing(_ change: SharingChange) async throws -> Sharing {
         try decode(Sharing.self, try expectSuccess(try await send("PUT", "/v1/me/sharing", body: try Self.encoder.encode(change))))
     }
 
+    /// Friends and requests both ways (never a location).
     public func friends() async throws -> [FriendEntry] {
         try decode(FriendList.self, try expectSuccess(try await send("GET", "/v1/me/friends"))).friends
     }
@@ -83,10 +89,12 @@ extension SnapMapClient {
         _ = try expectSuccess(try await send("DELETE", "/v1/me/friends/" + Self.segment(id)))
     }
 
+    /// Blocks anyone who exists for the signed-in person: both are hidden from each other.
     public func block(_ id: String) async throws {
         _ = try expectSuccess(try await send("POST", "/v1/me/blocks/" + Self.segment(id)))
     }
 
+    /// Lifts the signed-in person's block (the friendship does not come back by itself).
     public func unblock(_ id: String) async throws {
         _ = try expectSuccess(try await send("DELETE", "/v1/me/blocks/" + Self.segment(id)))
     }

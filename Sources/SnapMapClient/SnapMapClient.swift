@@ -20,6 +20,7 @@ public final class SnapMapClient: Sendable {
     let session: URLSession
     let cache = AnswerCache(limit: SnapMapClient.cachedAnswers)
 
+    /// A client of the server at `baseURL`, signed in with `token` when given.
     public init(baseURL: URL, token: String? = nil, retries: Int = 3, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.token = token
@@ -120,6 +121,7 @@ public final class SnapMapClient: Sendable {
 /// An answer that may have been revalidated: `notModified` when the server said the copy held is current.
 public struct Revalidated<Value: Sendable>: Sendable {
     public let value: Value
+    /// The answer's ETag (nil when it has none).
     public let tag: String?
     public let notModified: Bool
 
