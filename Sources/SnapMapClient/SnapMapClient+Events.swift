@@ -28,6 +28,9 @@ extension SnapMapClient {
 
 /// One event stream held open, reopened after each end; Server-Sent Events parsed line by line.
 final class EventConnection: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// The most an event (or a line) may hold; a stream that sends more is dropped and opened again.
+    static let maxEventBytes = 1 << 20
+
     private let request: URLRequest
     private let continuation: AsyncThrowingStream<FriendEvent, any Error>.Continuation
     private let lock = NSLock()
@@ -85,6 +88,10 @@ final class EventConnection: NSObject, URLSessionDataDelegate, @unchecked Sendab
         defer { lock.unlock() }
         guard status == 200 else { errorBody.append(data.prefix(4096 - errorBody.count)); return }
         pending.append(data)
+        guard pending.count + dataLines.reduce(0, { $0 + $1.utf8.count }) <= Self.maxEventBytes else {
+            dataTask.cancel()
+            return
+        }
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             var line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
             if line.hasSuffix("\r") { line.removeLast() }
