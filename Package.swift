@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "snapmap", targets: ["snapmap"]),
         .library(name: "MapEngine", targets: ["MapEngine"]),
+        .library(name: "SnapMapClient", targets: ["SnapMapClient"]),
     ],
     targets: [
         .systemLibrary(
@@ -47,8 +48,10 @@ let package = Package(
         .target(name: "DeliveryTracking", dependencies: ["GeoCore", "Raster", "BaseMap", "MapScene", "MapEngine"]),
         .target(name: "TileExport", dependencies: ["GeoCore", "SQLiteKit", "VectorTiles"]),
         .target(name: "MapRequest", dependencies: ["GeoCore", "MapScene", "MapEngine", "DeliveryTracking"]),
-        .target(name: "MapServer", dependencies: ["MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "PinDrawing", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
-        .executableTarget(name: "snapmap", dependencies: ["Routing", "Orders", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
+        .target(name: "SnapMapVersion"),
+        .target(name: "SnapMapClient", dependencies: ["SnapMapVersion"]),
+        .target(name: "MapServer", dependencies: ["SnapMapVersion", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "PinDrawing", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
+        .executableTarget(name: "snapmap", dependencies: ["SnapMapVersion", "Routing", "Orders", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
         .executableTarget(name: "snapmap-bench", dependencies: ["Routing", "GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "MapScene", "TileExport", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "ServerTestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GeoCore"]),
@@ -62,7 +65,8 @@ let package = Package(
         .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore", "snapmap", "ServerTestSupport"]),
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "MapScene", "PinDrawing", "DeliveryTracking", "TileExport", "MapRequest", "LiveMap", "GeoCore", "SQLiteKit", "HeatMap", "Raster", "ServerTestSupport"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap", "ServerTestSupport"]),
-        .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "MapScene", "LiveMap", "GeoCore", "VectorTiles", "ServerTestSupport"]),
+        .testTarget(name: "SnapMapClientTests", dependencies: ["SnapMapClient", "snapmap", "ServerTestSupport"]),
+        .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "MapScene", "LiveMap", "GeoCore", "VectorTiles", "Raster", "ServerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,12 @@ public struct RouteFrameOptions: Sendable {
                 statusBar: Double = statusBar) throws(GeoError) {
         try GeoError.check(sheet, "sheet", in: Self.sheetRange)
         try GeoError.check(margin, "margin", in: Self.marginRange)
+        // The route is framed in what the status bar, the sheet and the margins leave of the screen.
+        let free = (width: size.width - 2 * margin, height: size.height * (1 - sheet) - statusBar - 2 * margin)
+        guard free.width > 0, free.height > 0 else {
+            throw .invalid(field: "size", reason: "\(size.width)x\(size.height) pt leaves no room for the route: the width must exceed twice the margin "
+                           + "(\(2 * margin) pt) and the height above the sheet (\(1 - sheet) of it) the status bar and twice the margin (\(statusBar + 2 * margin) pt)")
+        }
         self.size = size
         self.scale = scale
         self.sheet = sheet

@@ -17,7 +17,7 @@ extension RequestParameters {
                                             margin: number("margin", in: RouteFrameOptions.marginRange)
                                                 ?? (values["last-meters"] == nil ? RouteFrameOptions.routeMargin : RouteFrameOptions.lastStretchMargin))
         } catch let error as GeoError {
-            throw BadParameter(name: prefix + error.field, message: error.description)
+            throw BadParameter(name: prefix + error.field, message: error.reason)
         }
         var route: DeliveryRoute
         do {

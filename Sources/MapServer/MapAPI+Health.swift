@@ -1,5 +1,6 @@
 import Foundation
 import LiveMap
+import SnapMapVersion
 
 /// Whether the server is stopping (set once, read by every readiness probe).
 final class StopFlag: @unchecked Sendable {
@@ -26,18 +27,20 @@ extension MapAPI {
     }
 
     /// `/healthz/live`: the process answers (liveness: restart it when this fails). `/healthz/ready` and `/healthz`:
-    /// it can serve now (readiness): not stopping, and the store's own check passes; else 503 with the reason.
+    /// it can serve now (readiness): not stopping, and the store's own check passes; else 503 with the reason. Each
+    /// answer carries the server's version.
     func health(_ path: String) throws -> HTTPResponse? {
         let headers = [("Cache-Control", "no-store")]
+        let version = SnapMapVersion.current
         switch path {
         case "/healthz/live":
-            return try Self.encoded(["status": "live"], status: 200, headers: headers)
+            return try Self.encoded(["status": "live", "version": version], status: 200, headers: headers)
         case "/healthz", "/healthz/ready":
-            if stopping.isRaised { return try Self.encoded(["status": "stopping", "reason": "the server is stopping"], status: 503, headers: headers) }
+            if stopping.isRaised { return try Self.encoded(["status": "stopping", "reason": "the server is stopping", "version": version], status: 503, headers: headers) }
             if case .unavailable(let reason) = live.store.health() {
-                return try Self.encoded(["status": "unavailable", "reason": reason], status: 503, headers: headers)
+                return try Self.encoded(["status": "unavailable", "reason": reason, "version": version], status: 503, headers: headers)
             }
-            return try Self.encoded(["status": "ok"], status: 200, headers: headers)
+            return try Self.encoded(["status": "ok", "version": version], status: 200, headers: headers)
         default:
             return nil
         }

@@ -62,16 +62,16 @@ extension MapAPI {
 
     static let mapAnswers: Set<String> = ["layout.json", "frame.png", "hit", "zoom", "fly.png"]
 
+    /// Every route under `/v1/me/` (`{id}` a person's id) and the methods it takes, as 405 answers name them in Allow.
+    static let meRoutes: [String: String] = [
+        "location": "PUT", "snaps": "POST", "sharing": "GET, HEAD, PUT", "friends": "GET, HEAD", "friends/{id}": "POST, DELETE",
+        "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE",
+    ].merging(mapAnswers.map { ($0, "GET, HEAD") }) { first, _ in first }
+
     static func allowedMethods(_ parts: [String]) -> String? {
-        switch (parts.first ?? "", parts.count) {
-        case ("location", 1): return "PUT"
-        case ("snaps", 1): return "POST"
-        case ("sharing", 1): return "GET, HEAD, PUT"
-        case ("friends", 1): return "GET, HEAD"
-        case ("friends", 2), ("blocks", 2): return "POST, DELETE"
-        case ("events", 1): return "GET"
-        case ("session", 1): return "DELETE"
-        case (let name, 1) where mapAnswers.contains(name): return "GET, HEAD"
+        switch parts.count {
+        case 1: return meRoutes[parts[0]]
+        case 2: return meRoutes[parts[0] + "/{id}"]
         default: return nil
         }
     }

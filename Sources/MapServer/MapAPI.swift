@@ -137,6 +137,8 @@ public final class MapAPI: Sendable {
             return try tagged(request, TileJSON(engine: engine, host: request.host), cacheControl: Self.tileCacheControl, vary: "Host")
         case "/vector.json":
             return try tagged(request, VectorTileJSON(engine: engine, layers: vectorTiles.layers, host: request.host), cacheControl: Self.tileCacheControl, vary: "Host")
+        case "/openapi.json":
+            return try contract(request)
         case "/styles/snapmap.json":
             return tagged(request, json: mapLibreStyle(origin: Self.origin(request.host), glyphs: true), cacheControl: "public, max-age=300", vary: "Host")
         case "/v1/route/frame.png", "/v1/route/state.json":

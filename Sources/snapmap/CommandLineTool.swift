@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import LiveMap
 import MapEngine
+import SnapMapVersion
 
 /// The `snapmap` command line: dispatches to a command and turns errors into messages and exit codes
 /// (0 ok, 1 runtime error, 2 usage).
@@ -17,12 +18,13 @@ enum CommandLineTool {
         var lines = [
             "snapmap: the map engine behind a Snap Map screen (frames, tiles, pin layout, taps, selection zoom).",
             "",
-            "usage: snapmap COMMAND [options]      snapmap COMMAND --help for a command's options",
+            "usage: snapmap COMMAND [options]      snapmap COMMAND --help for a command's options      snapmap --version",
             "",
             "commands:",
         ]
+        let width = (commands.map(\.name.count).max() ?? 0) + 2
         for command in commands {
-            lines.append("  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary)
+            lines.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
         }
         return lines.joined(separator: "\n")
     }
@@ -35,6 +37,10 @@ enum CommandLineTool {
         }
         if ["--help", "-h", "help"].contains(name) {
             print(help)
+            return 0
+        }
+        if name == "--version" {
+            print("snapmap " + SnapMapVersion.current)
             return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {

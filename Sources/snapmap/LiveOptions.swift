@@ -76,6 +76,16 @@ enum LiveOptions {
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
         try LiveGlow.connect(engine.glow, live: live, clock: { now })
-        return (viewer, now, try live.friends(of: viewer, at: now), try live.ownFix(of: viewer, at: now)?.coordinate)
+        let friends = try live.friends(of: viewer, at: now)
+        if friends.isEmpty, options.value("clock") == nil, try !live.friends(of: viewer, at: engine.scene.capturedAt).isEmpty {
+            FileHandle.standardError.write(Data(emptyMapNote(viewer, capturedAt: engine.scene.capturedAt).utf8))
+        }
+        return (viewer, now, friends, try live.ownFix(of: viewer, at: now)?.coordinate)
+    }
+
+    /// Why a map on the real clock shows nobody whom the fixture's clock shows, and how to see them.
+    static func emptyMapNote(_ viewer: PersonID, capturedAt: Date) -> String {
+        "snapmap: nobody shows on \(viewer)'s map: by the real clock every friend's latest fix is more than 24 hours old "
+            + "(the demo's were taken by \(ISO8601DateFormatter().string(from: capturedAt))); add --clock scene to see the map as they left it\n"
     }
 }

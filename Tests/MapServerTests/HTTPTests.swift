@@ -66,7 +66,8 @@ struct HTTPTests {
         ("/v1/me/layout.json?selected=rae", "selected"), ("/v1/me/zoom?friend=jordan&card-height=793", "card-height"),
         ("/v1/me/zoom?friend=group-maya&card-height=-1", "card-height"), ("/v1/me/frame.png?layers=clouds", "layers"), ("/tiles/25/1/1.png", "tile"),
         ("/v1/route/state.json?route=lucias&progress=2", "progress"), ("/v1/route/frame.png?route=nowhere", "route"),
-        ("/v1/route/frame.png?route=lucias&sheet=0.95", "sheet"),
+        ("/v1/route/frame.png?route=lucias&sheet=0.95", "sheet"), ("/v1/route/frame.png?route=lucias&size=1x1", "size"),
+        ("/v1/me/zoom?friend=jordan&size=120x200", "size"), ("/v1/me/fly.png?friend=jordan&size=120x200&scale=1", "size"),
     ])
     func badParametersAre400JSONNamingTheParameter(path: String, parameter: String) async throws {
         let (status, headers, body) = try await server.fetch(path)
@@ -75,6 +76,7 @@ struct HTTPTests {
         let error = try json(body)
         let message = error["error"] as? String ?? ""
         #expect(message.contains(parameter), "\(error)")
+        #expect((error["parameter"] as? String).map { !$0.isEmpty && parameter.hasPrefix($0) } == true, "\(error) names the parameter")
         #expect(!String(decoding: body, as: UTF8.self).contains("Rae"))
     }
 

@@ -15,6 +15,20 @@ let usersCommand = Command(
 ) { options in
     let arguments = try options.positionals()
     let (scene, _, live, _) = try LiveOptions.live(options)
+    do {
+        return try users(arguments, options, scene: scene, live: live)
+    } catch LiveMapError.notFound(let id) {
+        throw UnknownPerson(id: id)
+    }
+}
+
+/// An id the operator named that is no person in the store.
+struct UnknownPerson: Error, CustomStringConvertible {
+    let id: String
+    var description: String { "no person \"\(id.prefix(64))\" in the live store ('snapmap users list' shows who is)" }
+}
+
+private func users(_ arguments: [String], _ options: ParsedOptions, scene: Scene, live: LiveMapService) throws -> String {
     switch (arguments[0], arguments.count) {
     case ("add", 2):
         let person = try live.addPerson(id: arguments[1], name: options.required("name"), color: options.value("color"))
