@@ -59,33 +59,41 @@ public final class LiveView: @unchecked Sendable {
         self.monotonic = monotonic
     }
 
-    /// Reads every person, their settings, fix and asks from the store; until it returns, answers come from the store.
+    /// Reads every person, their settings, fix and asks from the store, a page of people at a time (everyone first,
+    /// then their asks, so memory holds one page of reads beyond the view); until it returns, the store answers.
     public func load() throws {
         refreshLock.lock()
         defer { refreshLock.unlock() }
         stateLock.write { loaded = false }
         var next = State()
-        var after: PersonID?
-        var outgoing: [(Int32, [Candidate])] = []
-        while true {
-            let page = try store.people(after: after, limit: 1000)
-            guard let last = page.last else { break }
-            for person in page {
-                let slot = Self.add(person, settings: try store.sharing(of: person.id) ?? .newPerson, fix: try store.fix(of: person.id), to: &next)
-                outgoing.append((slot, try store.candidates(of: person.id)))
-            }
-            after = last.id
+        try forEachPage { page in
+            for person in page { _ = Self.add(person, settings: try store.sharing(of: person.id) ?? .newPerson, fix: try store.fix(of: person.id), to: &next) }
         }
-        for (slot, candidates) in outgoing {
-            for candidate in candidates where candidate.facts.viewerAsked {
-                guard let target = next.slots[candidate.person.id] else { continue }
-                Self.setAsk(from: slot, to: target, candidate.details, in: &next)
-                if candidate.facts.blocked { next.blocks.insert(Self.pairKey(slot, target)) }
+        try forEachPage { page in
+            for person in page {
+                guard let slot = next.slots[person.id] else { continue }
+                for candidate in try store.candidates(of: person.id) where candidate.facts.viewerAsked {
+                    // Someone added since the first pass is added now, from the facts read with the ask.
+                    let target = next.slots[candidate.person.id]
+                        ?? Self.add(candidate.person, settings: candidate.facts.settings, fix: candidate.facts.fix, to: &next)
+                    Self.setAsk(from: slot, to: target, candidate.details, in: &next)
+                    if candidate.facts.blocked { next.blocks.insert(Self.pairKey(slot, target)) }
+                }
             }
         }
         stateLock.write {
             state = next
             loaded = true
+        }
+    }
+
+    private func forEachPage(_ body: ([Person]) throws -> Void) throws {
+        var after: PersonID?
+        while true {
+            let page = try store.people(after: after, limit: 1000)
+            guard let last = page.last else { return }
+            try body(page)
+            after = last.id
         }
     }
 
