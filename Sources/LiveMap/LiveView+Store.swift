@@ -85,7 +85,7 @@ extension LiveView: LiveStore {
         guard isCurrent else { return try store.candidates(of: viewer) }
         return stateLock.read {
             guard let slot = state.slots[viewer] else { return [] }
-            return state.asks[Int(slot)].compactMap { ask in makeCandidate(viewer: viewer, slot, ask.to, ask: ask) }.sorted { $0.person.id < $1.person.id }
+            return state.asks[Int(slot)].compactMap { ask in makeCandidate(viewer: viewer, slot, ask.to, ask: ask) }
         }
     }
 

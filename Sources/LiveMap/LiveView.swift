@@ -59,12 +59,45 @@ public final class LiveView: @unchecked Sendable {
         self.monotonic = monotonic
     }
 
-    /// Reads every person, their settings, fix and asks from the store, a page of people at a time (everyone first,
-    /// then their asks, so memory holds one page of reads beyond the view); until it returns, the store answers.
+    /// Reads every person, their settings, fix and asks from the store (in a few long reads when it can, else a page
+    /// of people at a time, everyone first, then their asks); until it returns, the store answers.
     public func load() throws {
         refreshLock.lock()
         defer { refreshLock.unlock() }
         stateLock.write { loaded = false }
+        let next = try (store as? any WholeStoreReading).map(Self.readWhole) ?? readByPages()
+        stateLock.write {
+            state = next
+            loaded = true
+        }
+    }
+
+    /// `load` by the store's reads of each person, whatever else the store can do (for tests).
+    func loadByPages() throws {
+        refreshLock.lock()
+        defer { refreshLock.unlock() }
+        let next = try readByPages()
+        stateLock.write {
+            state = next
+            loaded = true
+        }
+    }
+
+    /// The view from a store's whole reads: people, then asks, then blocks.
+    static func readWhole(_ store: any WholeStoreReading) throws -> State {
+        var next = State()
+        try store.readWhole(person: { person, settings, fix in _ = add(person, settings: settings, fix: fix, to: &next) }, ask: { from, to, details in
+            guard let first = next.slots[from], let second = next.slots[to] else { return }
+            setAsk(from: first, to: second, details, in: &next)
+        }, block: { blocker, blocked in
+            guard let first = next.slots[blocker], let second = next.slots[blocked] else { return }
+            next.blocks.insert(pairKey(first, second))
+        })
+        return next
+    }
+
+    /// The view from the store's reads of each person: everyone first, then their asks.
+    func readByPages() throws -> State {
         var next = State()
         try forEachPage { page in
             for person in page { _ = Self.add(person, settings: try store.sharing(of: person.id) ?? .newPerson, fix: try store.fix(of: person.id), to: &next) }
@@ -81,10 +114,7 @@ public final class LiveView: @unchecked Sendable {
                 }
             }
         }
-        stateLock.write {
-            state = next
-            loaded = true
-        }
+        return next
     }
 
     private func forEachPage(_ body: ([Person]) throws -> Void) throws {

@@ -1,6 +1,6 @@
 import Foundation
 import GeoCore
-import LiveMap
+@testable import LiveMap
 import Testing
 
 /// The in-memory view against the store it stands in front of: after any stream of changes (its own and another
@@ -104,6 +104,16 @@ struct LiveViewTests {
             }
         }
         #expect(compared > 500, "the random world shows people")
+        // Loaded again, by the store's whole reads and by its reads of each person, the view answers alike.
+        for byPages in [false, true] {
+            let reloaded = LiveView(store: viewStore)
+            if byPages { try reloaded.loadByPages() } else { try reloaded.load() }
+            let live = LiveMapService(store: reloaded)
+            for viewer in ids.map(PersonID.init(trusted:)) {
+                #expect(Set(try reloaded.candidates(of: viewer)) == Set(try viewStore.candidates(of: viewer)), "\(viewer), by pages: \(byPages)")
+                #expect(try Self.seen(live, viewer, at: now) == Self.seen(reference, viewer, at: now))
+            }
+        }
     }
 
     @Test func aSilentBusLeavesTheAnswersToTheStoreAfterTheBound() throws {
