@@ -38,7 +38,7 @@ public final class LiveView: @unchecked Sendable {
         /// Asks out of each slot, sorted by target slot; and who asked each slot, sorted.
         var asks: [[Ask]] = []
         var askedBy: [[Int32]] = []
-        /// Pairs (lower slot << 32 | higher) where one blocks the other, as learned with their asks.
+        /// Pairs (lower slot << 32 | higher) where one blocks the other (loaded by pages: those with asks only).
         var blocks = Set<UInt64>()
     }
 
