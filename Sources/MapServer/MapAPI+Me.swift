@@ -165,7 +165,7 @@ extension MapAPI {
     }
 
     private func eventStream(_ me: PersonID, tokenHash: String) throws -> HTTPResponse {
-        guard events.admits(me) else { return Self.tooMany(EventHub.sweepInterval) }
+        guard events.admit(me) else { return Self.tooMany(EventHub.sweepInterval) }
         let hub = events
         return HTTPResponse(status: 200, contentType: "text/event-stream", body: [],
                             headers: [("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
