@@ -20,23 +20,27 @@ extension MapAPI {
     /// `GET /v1/me/orders/{id}`: the order's store, items, state and the server time it entered each state.
     func getOrder(_ me: PersonID, _ id: String) throws -> HTTPResponse {
         guard let order = try readable(id, by: me) else { return Self.noOrder }
-        return try Self.encoded(OrderView(order))
+        return HTTPResponse(status: 200, contentType: "application/json", body: try Self.encoded(OrderView(order)))
     }
 
-    /// `POST /v1/me/orders/{id}/pickup|dropoff`: the order's Dasher moves it; the customer is told only the
-    /// Dasher does, an event out of turn is 409 naming the state, and neither changes anything.
+    /// `POST /v1/me/orders/{id}/pickup|dropoff`: the order's Dasher moves it and its customer's streams are told;
+    /// the customer is told only the Dasher does, an event out of turn is 409 naming the state, and neither
+    /// changes anything.
     func moveOrder(_ me: PersonID, _ id: String, _ action: String) throws -> HTTPResponse {
         guard let order = try readable(id, by: me), let book = orderBook else { return Self.noOrder }
         guard me == order.dasher else { return Self.json(403, ["error": "only the order's Dasher may \(action) it"]) }
         let event: OrderEvent = action == "pickup" ? .pickup : .dropoff
-        return try Self.encoded(OrderView(book.apply(event, to: order.id, at: clock())))
+        let moved = try book.apply(event, to: order.id, at: clock())
+        let body = try Self.encoded(OrderView(moved))
+        events.orderChanged(String(decoding: body, as: UTF8.self), for: moved.customer)
+        return HTTPResponse(status: 200, contentType: "application/json", body: body)
     }
 
-    private static func encoded(_ view: OrderView) throws -> HTTPResponse {
+    private static func encoded(_ view: OrderView) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return HTTPResponse(status: 200, contentType: "application/json", body: Array(try encoder.encode(view)))
+        return Array(try encoder.encode(view))
     }
 }
 

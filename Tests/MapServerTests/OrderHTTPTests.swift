@@ -45,11 +45,27 @@ import Testing
         }
         #expect(try await server.fetch(path + "/pickup", method: "POST", token: friendToken).0 == 404)
 
+        let customerEvents = try EventStream(server: server, token: customerToken)
+        let friendEvents = try EventStream(server: server, token: friendToken)
+        #expect(customerEvents.read(until: "event: ready") && friendEvents.read(until: "event: ready"))
         let picked = try await server.fetch(path + "/pickup", method: "POST", token: dasherToken)
         #expect(try picked.0 == 200 && fields(picked.2)["state"] as? String == "heading")
         #expect(try await server.fetch(path, token: customerToken).2 == picked.2, "the customer reads the order as the Dasher left it")
         let dropped = try await server.fetch(path + "/dropoff", method: "POST", token: dasherToken)
         #expect(try dropped.0 == 200 && fields(dropped.2)["state"] as? String == "complete")
         #expect(try (fields(dropped.2)["entered"] as? [String: String])?.keys.sorted() == ["complete", "confirming", "heading", "preparing"])
+
+        // The customer's stream follows each state, with the order as GET answers it.
+        let followed = "event: order\ndata: " + String(decoding: picked.2, as: UTF8.self) + "\n\n"
+            + "event: order\ndata: " + String(decoding: dropped.2, as: UTF8.self) + "\n\n"
+        #expect(customerEvents.read(until: followed, timeout: 5), "\(customerEvents.received)")
+        // The Dasher then shares their location with their friend: that reaches the friend's stream after anything
+        // the order would have sent there (events are sent in turn), and the order sent nothing before it.
+        #expect(try await server.fetch("/v1/me/sharing", method: "PUT", body: Data(#"{"ghost":"off"}"#.utf8), token: dasherToken).0 == 200)
+        #expect(try await server.fetch("/v1/me/location", method: "PUT", body: Data(#"{"lat":40.7152,"lon":-73.9661,"accuracyMeters":8}"#.utf8),
+                                       token: dasherToken).0 == 204)
+        #expect(friendEvents.read(until: "event: appear", timeout: 5))
+        #expect(!friendEvents.received.contains("event: order") && !friendEvents.received.contains(order), "\(friendEvents.received)")
+        #expect(!customerEvents.received.contains("event: appear"), "the customer is no friend of the Dasher's")
     }
 }
