@@ -4,11 +4,17 @@ import Foundation
 /// (which knows the states and their rules; the store only keeps what it was given). The customer and the Dasher
 /// are people of the store, so deleting either deletes the order.
 public struct OrderRecord: Sendable, Equatable {
+    /// The order's id (the `Orders` module's `OrderID`).
     public let id: String
+    /// The name of the store the order comes from.
     public let storeName: String
+    /// The person the order is for.
     public let customer: PersonID
+    /// The person who delivers it.
     public let dasher: PersonID
+    /// The items, as opaque text.
     public let items: [String]
+    /// The state's name (the `Orders` module's `OrderState`).
     public let state: String
     /// When the order entered each state it has been in, by state name.
     public let entered: [String: Date]
