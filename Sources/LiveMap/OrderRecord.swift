@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// A delivery order as the live store keeps it: plain values that the `Orders` module reads into its `Order`
 /// (which knows the states and their rules; the store only keeps what it was given). The customer and the Dasher
@@ -14,18 +15,23 @@ public struct OrderRecord: Sendable, Equatable {
     public let dasher: PersonID
     /// The items, as opaque text.
     public let items: [String]
+    /// Where the drive starts (the store) and ends (the customer's door).
+    public let from: Coordinate, to: Coordinate
     /// The state's name (the `Orders` module's `OrderState`).
     public let state: String
     /// When the order entered each state it has been in, by state name.
     public let entered: [String: Date]
 
     /// A record of validated values (the `Orders` module checks them before it writes).
-    public init(id: String, storeName: String, customer: PersonID, dasher: PersonID, items: [String], state: String, entered: [String: Date]) {
+    public init(id: String, storeName: String, customer: PersonID, dasher: PersonID, items: [String], from: Coordinate, to: Coordinate,
+                state: String, entered: [String: Date]) {
         self.id = id
         self.storeName = storeName
         self.customer = customer
         self.dasher = dasher
         self.items = items
+        self.from = from
+        self.to = to
         self.state = state
         self.entered = entered
     }

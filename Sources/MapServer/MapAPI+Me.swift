@@ -87,12 +87,14 @@ extension MapAPI {
         let takenAt = try body.string("at").map { try MeBodies.time($0, field: "at") } ?? now
         let fix = try LocationFix(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"), accuracyMeters: body.requiredNumber("accuracyMeters"),
                                   takenAt: takenAt, place: body.string("place"))
-        let live = self.live
+        let (live, drives, events) = (self.live, self.drives, self.events)
         return .later { send in
             do {
                 try live.updateLocation(me, fix: fix, now: now) { result in
                     switch result {
-                    case .success: send(HTTPResponse(status: 204, contentType: "application/json", body: []))
+                    case .success:
+                        Self.dasherMoved(me, fix, at: now, drives: drives, events: events)
+                        send(HTTPResponse(status: 204, contentType: "application/json", body: []))
                     case .failure(let error): send(Self.failure(error))
                     }
                 }

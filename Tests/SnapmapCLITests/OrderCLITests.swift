@@ -57,11 +57,12 @@ extension CLITests {
         for (id, name) in [("cora", "Cora"), ("dash", "Dash")] { #expect(try snapmap("users", "add", id, "--name", name).status == 0) }
         let clock = ["--clock", "2026-06-05T22:30:00Z"]
         let created = try runArray(["orders", "create", "o-1", "--customer", "cora", "--dasher", "dash", "--merchant", "Lucia's",
-                                    "--items", "Margherita pie;Garlic knots"] + clock, database: database)
+                                    "--items", "Margherita pie;Garlic knots", "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549"] + clock, database: database)
         #expect(created.status == 0, "\(created.stderr)")
         let json = try created.json()
         #expect(json["state"] as? String == "confirming" && json["items"] as? [String] == ["Margherita pie", "Garlic knots"])
         #expect(json["entered"] as? [String: String] == ["confirming": "2026-06-05T22:30:00Z"])
+        #expect(json["from"] as? [String: Double] == ["lat": 40.6795, "lon": -73.9810] && json["to"] as? [String: Double] == ["lat": 40.67015, "lon": -73.98549])
         #expect(try snapmap("orders", "show", "o-1").stdout == created.stdout, "show answers what create stored")
 
         let early = try runArray(["orders", "pickup", "o-1"] + clock, database: database)
@@ -75,12 +76,13 @@ extension CLITests {
         #expect(try last.json()["state"] as? String == "complete")
         #expect(try (last.json()["entered"] as? [String: String])?.keys.sorted() == ["complete", "confirming", "heading", "nearby", "preparing"])
 
-        let herself = try snapmap("orders", "create", "o-2", "--customer", "cora", "--dasher", "cora", "--merchant", "Lucia's", "--items", "Pie")
+        let herself = try snapmap("orders", "create", "o-2", "--customer", "cora", "--dasher", "cora", "--merchant", "Lucia's", "--items", "Pie", "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549")
         #expect(herself.status == 2 && herself.stderr.contains("dasher"), "\(herself.stderr)")
-        let nobody = try snapmap("orders", "create", "o-2", "--customer", "nobody", "--dasher", "dash", "--merchant", "Lucia's", "--items", "Pie")
+        let nobody = try snapmap("orders", "create", "o-2", "--customer", "nobody", "--dasher", "dash", "--merchant", "Lucia's", "--items", "Pie", "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549")
         #expect(nobody.status != 0 && nobody.stderr.contains("\"nobody\""), "\(nobody.stderr)")
         let tooMany = try snapmap("orders", "create", "o-2", "--customer", "cora", "--dasher", "dash", "--merchant", "Lucia's",
-                                  "--items", Array(repeating: "Pie", count: 51).joined(separator: ";"))
+                                  "--items", Array(repeating: "Pie", count: 51).joined(separator: ";"),
+                                  "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549")
         #expect(tooMany.status == 2 && tooMany.stderr.contains("items") && tooMany.stderr.contains("1 to 50"), "\(tooMany.stderr)")
         #expect(try snapmap("orders", "show", "o-2").stderr.contains("no order \"o-2\""))
 

@@ -22,12 +22,12 @@ enum StreetNetwork {
 let ordersCommand = Command(
     name: "orders",
     summary: "delivery orders: route --from LAT,LON --to LAT,LON (the fastest drive on the streets, a GeoJSON LineString Feature); "
-        + "create ID --customer ID --dasher ID --merchant NAME --items 'A;B'; show ID; confirm|pickup|nearby|dropoff|cancel ID",
-    usage: "orders route --from LAT,LON --to LAT,LON [--data DIR] | orders create ID --customer ID --dasher ID --merchant NAME --items 'A;B' "
+        + "create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON; show ID; confirm|pickup|nearby|dropoff|cancel ID",
+    usage: "orders route --from LAT,LON --to LAT,LON [--data DIR] | orders create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON "
         + "| orders show ID | orders confirm|pickup|nearby|dropoff|cancel ID  [--clock ISO8601|scene] [--db PATH]",
     options: [
-        .value("from", "LAT,LON", "route: where the drive starts (snapped to the nearest street within 500 m)"),
-        .value("to", "LAT,LON", "route: where the drive ends (snapped likewise)"),
+        .value("from", "LAT,LON", "where the drive starts, the store (snapped to the nearest street within 500 m)"),
+        .value("to", "LAT,LON", "where the drive ends, the customer's door (snapped likewise)"),
         DataLocator.option,
     ] + StoredOrders.options,
     positional: "ACTION [ID]"

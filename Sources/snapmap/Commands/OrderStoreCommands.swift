@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import LiveMap
 import Orders
 
@@ -30,11 +31,13 @@ enum StoredOrders {
                 let items = try options.required("items").split(separator: ";", omittingEmptySubsequences: false).map(String.init)
                 let order = try Order(id: id, storeName: options.required("merchant"), customer: PersonID(options.required("customer"), field: "--customer"),
                                       dasher: PersonID(options.required("dasher"), field: "--dasher"), items: items, at: now)
-                try book.create(order)
-                return try json(order)
+                let stored = StoredOrder(order, from: try Coordinate(parsing: options.required("from"), field: "from"),
+                                         to: try Coordinate(parsing: options.required("to"), field: "to"))
+                try book.create(stored)
+                return try json(stored)
             case "show":
-                guard let order = try book.order(id) else { throw OrderBookError.unknownOrder(id) }
-                return try json(order)
+                guard let stored = try book.order(id) else { throw OrderBookError.unknownOrder(id) }
+                return try json(stored)
             default:
                 return try json(book.apply(OrderEvent(rawValue: arguments[0])!, to: id, at: now))
             }
@@ -48,14 +51,16 @@ enum StoredOrders {
     }
 
     /// The order as the operator reads it: every field, entry times in ISO 8601, keys sorted.
-    static func json(_ order: Order) throws -> String {
+    static func json(_ stored: StoredOrder) throws -> String {
         struct Shown: Encodable {
             let id, store, customer, dasher, state: String
             let items: [String]
+            let from, to: Coordinate
             let entered: [String: Date]
         }
+        let order = stored.order
         let shown = Shown(id: order.id.rawValue, store: order.storeName, customer: order.customer.rawValue, dasher: order.dasher.rawValue,
-                          state: order.state.rawValue, items: order.items,
+                          state: order.state.rawValue, items: order.items, from: stored.from, to: stored.to,
                           entered: Dictionary(uniqueKeysWithValues: order.entered.map { ($0.key.rawValue, $0.value) }))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
