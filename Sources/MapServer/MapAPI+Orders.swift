@@ -19,9 +19,14 @@ extension MapAPI {
         guard let store = live.store as? SQLiteLiveStore else { return nil }
         let streets = engine.baseMap.store.streets
         let speeds = engine.paths.dataDirectory.appendingPathComponent("routing/speeds.json")
-        return LiveDrives(book: OrderBook(store: store)) {
+        let drives = LiveDrives(book: OrderBook(store: store)) {
             Router(graph: RoadGraph(lines: StreetLine.lines(of: streets), speeds: try StreetSpeeds(contentsOf: speeds)))
         }
+        // A deleted account's orders left the store with it; their drives leave memory too.
+        live.observe { change in
+            if case .removed(let person) = change { drives.forget(person) }
+        }
+        return drives
     }
 
     /// A fix `me` sent, taken into the drive of each order they are driving; its customer's streams are told.

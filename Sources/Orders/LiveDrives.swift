@@ -9,6 +9,7 @@ import Routing
 /// at the first fix that needs it. Drives are kept in memory: a restarted server plans them again at the next fix.
 public final class LiveDrives: @unchecked Sendable {
     private struct Drive {
+        let people: Set<PersonID>
         var tracker: DriveTracker
         var matcher: MapMatcher
         var search: RouteSearch
@@ -57,6 +58,12 @@ public final class LiveDrives: @unchecked Sendable {
         lock.withLock { drives[id] = nil }
     }
 
+    /// Forgets every drive `person` is the customer or the Dasher of (their account was deleted, and its orders
+    /// with it).
+    public func forget(_ person: PersonID) {
+        lock.withLock { drives = drives.filter { !$0.value.people.contains(person) } }
+    }
+
     private func step(_ stored: StoredOrder, _ fix: LocationFix) throws -> DriveTracker? {
         try lock.withLock {
             let router = try self.router ?? makeRouter()
@@ -69,7 +76,7 @@ public final class LiveDrives: @unchecked Sendable {
                 // An order whose store or door is off the streets has no drive to show: its Dasher's fixes move nobody.
                 guard let from = try? router.position(of: stored.from, field: "from"), let to = try? router.position(of: stored.to, field: "to"),
                       let tracker = DriveTracker(router: router, from: from, to: to, search: &search) else { return nil }
-                drive = Drive(tracker: tracker, matcher: MapMatcher(router: router), search: search)
+                drive = Drive(people: [stored.order.customer, stored.order.dasher], tracker: tracker, matcher: MapMatcher(router: router), search: search)
             }
             let trace = TraceFix(point: WebMercator.projectUnchecked(lat: fix.coordinate.lat, lon: fix.coordinate.lon),
                                  time: fix.takenAt.timeIntervalSince1970, accuracy: fix.accuracyMeters)
