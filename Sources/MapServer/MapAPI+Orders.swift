@@ -9,14 +9,14 @@ import Routing
 /// Anyone else, and any id the store does not hold, gets the same 404, byte for byte.
 extension MapAPI {
     /// The orders of the live store; nil on a store that keeps none (Redis Cluster, so far), where no order exists.
-    var orderBook: OrderBook? { (live.store as? SQLiteLiveStore).map(OrderBook.init) }
+    var orderBook: OrderBook? { live.sqliteStore.map(OrderBook.init) }
 
     /// The one answer for an order the caller may not read or that does not exist.
     static let noOrder = json(404, ["error": "no such order of yours"])
 
     /// The drives of the live store's orders, on the streets of `engine`'s base map at `Data/routing/speeds.json`'s speeds.
     static func drives(engine: MapEngine, live: LiveMapService) -> LiveDrives? {
-        guard let store = live.store as? SQLiteLiveStore else { return nil }
+        guard let store = live.sqliteStore else { return nil }
         let streets = engine.baseMap.store.streets
         let speeds = engine.paths.dataDirectory.appendingPathComponent("routing/speeds.json")
         let drives = LiveDrives(book: OrderBook(store: store)) {

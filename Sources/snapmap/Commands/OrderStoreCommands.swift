@@ -20,7 +20,7 @@ enum StoredOrders {
             throw UsageError(description: "expected route, or one of \(actions.joined(separator: ", ")) and an order id")
         }
         let (_, _, live, now) = try LiveOptions.live(options)
-        guard let store = live.store as? SQLiteLiveStore else {
+        guard let store = live.sqliteStore else {
             throw UsageError(description: "orders are kept in the SQLite store only so far: give --db, not --store")
         }
         let book = OrderBook(store: store)
