@@ -4,6 +4,7 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
+import Parallel
 
 /// The fly-to as an animation: the van Wijk–Nuij path to a selected friend, each frame a full render at its
 /// camera, ending on the selected frame with its card sliding up.
@@ -41,7 +42,7 @@ extension MapEngine {
             throw BadParameter(name: "size", message: "this fly-to is \(path.count) frames of \(framed.pixelWidth)×\(framed.pixelHeight) px, "
                                + "\(total / 1_000_000) Mpx in all: allowed at most \(Self.flyMaxTotalPixels / 1_000_000) Mpx (ask a smaller size or scale, or fps=30)")
         }
-        var frames = try ConcurrentMap.map(path) { frame in
+        var frames = try ParallelFor.map(path) { frame in
             guard !stopWhen() else { throw RenderStopped() }
             return try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
                                                     friends: friends, selected: selected, now: now).canvas, delayMilliseconds: delay)
@@ -50,7 +51,7 @@ extension MapEngine {
         // The card covers only the bottom: each slide frame recompresses only the bands it changes.
         let (frame, plan) = try composeFrame(framed, layers: [.base, .heat, .pins], layout: layout, friends: friends, card: nil, now: now, sharing: nil)
         let settled = SharedLayer(canvas: frame.canvas)
-        frames += try ConcurrentMap.map(Array(1...slides)) { index in
+        frames += try ParallelFor.map(Array(1...slides)) { index in
             guard !stopWhen() else { throw RenderStopped() }
             let t = Double(index) / Double(slides)
             let omega = 22.0

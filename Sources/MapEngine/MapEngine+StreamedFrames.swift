@@ -4,6 +4,7 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
+import Parallel
 
 /// A frame as PNG, with the layout its pins were drawn from (when it has pins).
 public struct EncodedFrame {
@@ -77,7 +78,7 @@ extension MapEngine {
     private func streamFrame(_ plan: FramePlan, inFlight: Int) throws -> [UInt8]? {
         let (bands, tops) = Self.bands(of: plan.view)
         let encoder = try PNGStreamEncoder(width: plan.view.width, height: plan.view.height, opaque: plan.layers.contains(.base))
-        try ConcurrentMap.forEach(bands.count, workers: inFlight) { index in
+        try ParallelFor.forEach(bands.count, workers: inFlight) { index in
             try encoder.append(self.drawBand(plan, bands[index], top: tops[index], through: .card))
         }
         return try encoder.finish()
