@@ -4,6 +4,7 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
+import Parallel
 
 /// The fly-to as an animation: the van Wijk–Nuij path to a selected friend, each frame a full render at its
 /// camera, ending on the selected frame with its card sliding up.
@@ -55,7 +56,7 @@ extension MapEngine {
         let (framed, layout, path, slides) = try flyPath(viewport, friends: friends, selected: selected, now: now, viewer: viewer,
                                                          framesPerSecond: framesPerSecond)
         let delay = 1000 / framesPerSecond
-        var frames = try ConcurrentMap.map(path) { frame in
+        var frames = try ParallelFor.map(path) { frame in
             guard !stopWhen() else { throw RenderStopped() }
             return try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
                                                     friends: friends, selected: selected, now: now).canvas, delayMilliseconds: delay)
@@ -64,7 +65,7 @@ extension MapEngine {
         // The card covers only the bottom: each slide frame recompresses only the bands it changes.
         let (frame, plan) = try composeFrame(framed, layers: [.base, .heat, .pins], layout: layout, friends: friends, card: nil, now: now, sharing: nil)
         let settled = SharedLayer(canvas: frame.canvas)
-        frames += try ConcurrentMap.map(Array(1...slides)) { index in
+        frames += try ParallelFor.map(Array(1...slides)) { index in
             guard !stopWhen() else { throw RenderStopped() }
             let t = Double(index) / Double(slides)
             let omega = 22.0

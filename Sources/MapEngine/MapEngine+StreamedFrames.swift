@@ -4,6 +4,7 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
+import Parallel
 
 /// A frame as PNG, with the layout its pins were drawn from (when it has pins).
 public struct EncodedFrame {
@@ -81,7 +82,7 @@ extension MapEngine {
     private func streamFrame(_ plan: FramePlan, inFlight: Int, stopWhen: @escaping @Sendable () -> Bool) throws -> [UInt8]? {
         let (bands, tops) = Self.bands(of: plan.view)
         let encoder = try PNGStreamEncoder(width: plan.view.width, height: plan.view.height, opaque: plan.layers.contains(.base))
-        try ConcurrentMap.forEach(bands.count, workers: inFlight) { index in
+        try ParallelFor.forEach(bands.count, workers: inFlight) { index in
             guard !stopWhen() else { throw RenderStopped() }
             try encoder.append(self.drawBand(plan, bands[index], top: tops[index], through: .card))
         }

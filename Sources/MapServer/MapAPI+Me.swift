@@ -82,11 +82,9 @@ extension MapAPI {
 
     private func updateLocation(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = locationLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody(request.body, allowed: MeBodies.locationFields)
+        let body = try JSONBody.decode(MeBodies.Location.self, from: request.body)
         let now = clock()
-        let takenAt = try body.string("at").map { try MeBodies.time($0, field: "at") } ?? now
-        let fix = try LocationFix(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"), accuracyMeters: body.requiredNumber("accuracyMeters"),
-                                  takenAt: takenAt, place: body.string("place"))
+        let fix = try LocationFix(lat: body.lat, lon: body.lon, accuracyMeters: body.accuracyMeters, takenAt: body.at ?? now, place: body.place)
         let (live, drives, events) = (self.live, self.drives, self.events)
         return .later { send in
             do {
@@ -106,15 +104,9 @@ extension MapAPI {
 
     private func postSnap(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = snapLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody(request.body, allowed: MeBodies.snapFields)
+        let body = try JSONBody.decode(MeBodies.Snap.self, from: request.body)
         let now = clock()
-        let coordinate: Coordinate
-        do {
-            coordinate = try Coordinate(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"))
-        } catch let error as GeoError {
-            throw JSONBody.Invalid(field: error.description.hasPrefix("lon") ? "lon" : "lat", message: error.description)
-        }
-        let snap = try PublicSnap(person: me, coordinate: coordinate, takenAt: body.string("at").map { try MeBodies.time($0, field: "at") } ?? now)
+        let snap = try PublicSnap(person: me, coordinate: body.coordinate, takenAt: body.at ?? now)
         let live = self.live
         try LiveMapService.checkSnapTime(snap.takenAt, now: now)
         return .later { send in
@@ -143,11 +135,8 @@ extension MapAPI {
 
     private func updateSharing(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = writeLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody(request.body, allowed: MeBodies.sharingFields)
-        let ghost = try body.string("ghost")
-        let audience = try body.object("audience", allowed: MeBodies.audienceFields).map { (mode: try $0.requiredString("mode"), ids: try $0.strings("ids") ?? []) }
-        guard ghost != nil || audience != nil else { throw JSONBody.Invalid(field: "body", message: "needs ghost, audience or both") }
-        try live.setSharing(me, ghost: ghost, audience: audience, now: clock())
+        let body = try JSONBody.decode(MeBodies.Sharing.self, from: request.body)
+        try live.setSharing(me, ghost: body.ghost, audience: body.audience.map { (mode: $0.mode, ids: $0.ids) }, now: clock())
         return try sharing(me)
     }
 

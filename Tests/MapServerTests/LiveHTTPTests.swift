@@ -179,7 +179,8 @@ struct RenderPressureTests {
     @Test func framesBeyondTheQueueAre503AndHealthStillAnswers() async throws {
         let server = try ServerFixture()
         // The server refuses a render when its pool's width and queue (1 + 4 renders a core) are full: more frames than
-        // that at once, on this machine's cores (the server runs on the same ones), however many there are.
+        // that at once, on this machine's cores (the server runs on the same ones), however many there are. Each
+        // person holds at most their share of the pool (429 past it), so the frames are asked by enough people.
         let frameCount = 5 * ProcessInfo.processInfo.activeProcessorCount + 8
         // One person holds at most `RenderPool.perPersonLimit` places: the frames come from enough people to fill it.
         let people = (frameCount + RenderPool.perPersonLimit - 1) / RenderPool.perPersonLimit
