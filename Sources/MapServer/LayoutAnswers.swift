@@ -22,7 +22,7 @@ final class LayoutAnswers: Sendable {
     }
 
     /// Bytes of layout answers kept in memory.
-    static let budget = 64 * 1024 * 1024
+    static let budget = 256 * 1024 * 1024
     private let answers = ByteBudgetCache<Key, Answer>(budget: LayoutAnswers.budget)
 
     static func key(_ viewer: PersonID, query: [String: String], at now: Date) -> Key {
@@ -36,9 +36,12 @@ final class LayoutAnswers: Sendable {
         return answer
     }
 
-    /// Keeps `answer` (made from facts read after its stamp) under `key`.
-    func keep(_ answer: Answer, for key: Key) {
+    /// Keeps `answer` (made from facts read after its stamp) under `key`, unless the viewer's stamp has moved by the
+    /// time it is kept (`stampNow`, read after keeping it: so an answer made before a deletion and kept after the
+    /// deletion emptied the answers goes too).
+    func keep(_ answer: Answer, for key: Key, stampNow: () -> UInt64?) {
         answers.store(answer, for: key, cost: answer.body.count + answer.tag.utf8.count + key.query.reduce(64) { $0 + $1.utf8.count })
+        if stampNow() != answer.stamp { answers.removeValue(for: key) }
     }
 
     /// Forgets every answer (a deleted account leaves none of its bytes behind).

@@ -23,9 +23,10 @@ extension MapAPI {
             }
         }
         let (friends, until) = try live.friendsUntil(of: me, at: clockNow)
-        let keep: @Sendable ([UInt8]) -> Void = { [layoutAnswers] body in
+        let keep: @Sendable ([UInt8]) -> Void = { [layoutAnswers, live] body in
             guard let stamp else { return }
-            layoutAnswers?.keep(LayoutAnswers.Answer(body: body, tag: EntityTag.of(bytes: body), stamp: stamp, until: until), for: key)
+            layoutAnswers?.keep(LayoutAnswers.Answer(body: body, tag: EntityTag.of(bytes: body), stamp: stamp, until: until), for: key,
+                                stampNow: { live.answerStamp(of: me) })
         }
         let now = Date(timeIntervalSince1970: (clockNow.timeIntervalSince1970 / 60).rounded(.down) * 60)
         let viewport = try parameters.viewport(scene: engine.scene)

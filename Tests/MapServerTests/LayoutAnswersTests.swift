@@ -148,6 +148,17 @@ struct LayoutAnswersTests {
         world.compare("after revocation")
     }
 
+    @Test func anAnswerWhoseStampMovedWhileItWasMadeIsNotKept() {
+        let answers = LayoutAnswers()
+        let key = LayoutAnswers.key(PersonID(trusted: "viewer"), query: [:], at: Self.t0)
+        let answer = LayoutAnswers.Answer(body: Array("{}".utf8), tag: "\"t\"", stamp: 7, until: nil)
+        answers.keep(answer, for: key, stampNow: { 8 })
+        #expect(answers.answer(key, stamp: 7, at: Self.t0) == nil && answers.bytes == 0)
+        answers.keep(answer, for: key, stampNow: { 7 })
+        #expect(answers.answer(key, stamp: 7, at: Self.t0)?.body == answer.body)
+        #expect(answers.answer(key, stamp: 8, at: Self.t0) == nil)
+    }
+
     @Test func aGhostTimerAndAFixExpiryGiveAFreshAnswerAtTheirInstant() throws {
         let world = try World()
         let t0 = Self.t0
