@@ -45,6 +45,8 @@ extension MapAPI {
              ("POST", "blocks") where parts.count == 2, ("DELETE", "blocks") where parts.count == 2:
             return try relation(me, request.method, parts[0], parts[1])
         case ("GET", "events") where parts.count == 1: return try eventStream(me, tokenHash: session.tokenHash)
+        case ("GET", "orders") where parts.count == 2, ("HEAD", "orders") where parts.count == 2: return try getOrder(me, parts[1])
+        case ("POST", "orders") where parts.count == 3 && ["pickup", "dropoff"].contains(parts[2]): return try moveOrder(me, parts[1], parts[2])
         case ("GET", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]), ("HEAD", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]):
             return try map(me, request, answer: parts[0])
         default:
@@ -62,16 +64,18 @@ extension MapAPI {
 
     static let mapAnswers: Set<String> = ["layout.json", "frame.png", "hit", "zoom", "fly.png"]
 
-    /// Every route under `/v1/me/` (`{id}` a person's id) and the methods it takes, as 405 answers name them in Allow.
+    /// Every route under `/v1/me/` (`{id}` a person's or an order's id) and the methods it takes, as 405 answers name them in Allow.
     static let meRoutes: [String: String] = [
         "location": "PUT", "snaps": "POST", "sharing": "GET, HEAD, PUT", "friends": "GET, HEAD", "friends/{id}": "POST, DELETE",
-        "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE",
+        "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE", "orders/{id}": "GET, HEAD", "orders/{id}/pickup": "POST",
+        "orders/{id}/dropoff": "POST",
     ].merging(mapAnswers.map { ($0, "GET, HEAD") }) { first, _ in first }
 
     static func allowedMethods(_ parts: [String]) -> String? {
         switch parts.count {
         case 1: return meRoutes[parts[0]]
         case 2: return meRoutes[parts[0] + "/{id}"]
+        case 3: return meRoutes[parts[0] + "/{id}/" + parts[2]]
         default: return nil
         }
     }
@@ -83,12 +87,14 @@ extension MapAPI {
         let takenAt = try body.string("at").map { try MeBodies.time($0, field: "at") } ?? now
         let fix = try LocationFix(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"), accuracyMeters: body.requiredNumber("accuracyMeters"),
                                   takenAt: takenAt, place: body.string("place"))
-        let live = self.live
+        let (live, drives, events) = (self.live, self.drives, self.events)
         return .later { send in
             do {
                 try live.updateLocation(me, fix: fix, now: now) { result in
                     switch result {
-                    case .success: send(HTTPResponse(status: 204, contentType: "application/json", body: []))
+                    case .success:
+                        Self.dasherMoved(me, fix, at: now, drives: drives, events: events)
+                        send(HTTPResponse(status: 204, contentType: "application/json", body: []))
                     case .failure(let error): send(Self.failure(error))
                     }
                 }

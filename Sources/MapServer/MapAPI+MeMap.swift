@@ -45,8 +45,9 @@ extension MapAPI {
             let tag = try frameTag(viewport, layers: layers, layout: layout, friends: friends, now: now)
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
             return conditional(request, tag: tag, cacheControl: cacheControl) {
-                renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { _ in
-                    let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
+                renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
+                    let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers,
+                                                       stopWhen: stop)
                     return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
                 }
             }
@@ -57,10 +58,11 @@ extension MapAPI {
             guard friends.contains(where: { $0.id == id }) else { throw UnknownFriend(id: id) }
             let fps = Int(try parameters.number("fps", in: 30...60) ?? 30)
             let viewer = try live.ownFix(of: me, at: now)?.coordinate
+            try engine.checkFly(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps)
             let engine = self.engine
-            return renders.answer(for: me.rawValue, bytes: MapEngine.flyRenderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { clientLeft in
+            return renders.answer(for: me.rawValue, bytes: MapEngine.flyRenderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
                 let frames = try engine.flyAnimation(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps,
-                                                     stopWhen: clientLeft)
+                                                     stopWhen: stop)
                 return HTTPResponse(status: 200, contentType: "image/apng", body: try APNG.encode(frames), headers: [("Cache-Control", cacheControl)])
             }
         case "hit":
@@ -85,9 +87,9 @@ extension MapAPI {
         let tag = try frameTag(framed, layers: layers.union([.pins]), layout: layout, friends: friends, now: now)
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
-            renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { _ in
+            renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
                 let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: true, now: now,
-                                                   viewer: viewer, sharing: sharedLayers)
+                                                   viewer: viewer, sharing: sharedLayers, stopWhen: stop)
                 return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
             }
         }

@@ -5,6 +5,7 @@ import LiveMap
 import MapEngine
 import MapRequest
 import MapScene
+import Orders
 import PinLayout
 import Raster
 import VectorTiles
@@ -39,6 +40,8 @@ public final class MapAPI: Sendable {
     /// (DNS rebinding) gets no private data.
     let allowedHosts: Set<String>?
     let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
+    /// The orders being driven now (nil on a store that keeps no orders).
+    let drives: LiveDrives?
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
     let snapLimiter = RateLimiter(rate: 4, burst: 20)
@@ -64,6 +67,7 @@ public final class MapAPI: Sendable {
         self.live = live
         self.clock = clock
         events = EventHub(live: live, clock: clock)
+        drives = Self.drives(engine: engine, live: live)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine.glow, live: live, clock: clock)
