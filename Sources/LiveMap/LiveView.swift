@@ -51,6 +51,7 @@ public final class LiveView: @unchecked Sendable {
     var loaded = false
     var liveness: (any BusLiveness)?
     var followsBus = false
+    let stamps = ChangeStamps()
 
     /// A view in front of `store`, empty (answering from the store) until `load`. `monotonic` is the clock the
     /// staleness bound is measured on, nanoseconds (tests move it by hand).
@@ -65,22 +66,23 @@ public final class LiveView: @unchecked Sendable {
         refreshLock.lock()
         defer { refreshLock.unlock() }
         stateLock.write { loaded = false }
-        let next = try (store as? any WholeStoreReading).map(Self.readWhole) ?? readByPages()
-        stateLock.write {
-            state = next
-            loaded = true
-        }
+        try install((store as? any WholeStoreReading).map(Self.readWhole) ?? readByPages())
     }
 
     /// `load` by the store's reads of each person, whatever else the store can do (for tests).
     func loadByPages() throws {
         refreshLock.lock()
         defer { refreshLock.unlock() }
-        let next = try readByPages()
+        try install(readByPages())
+    }
+
+    /// Makes `next` the view, and moves everyone's stamp.
+    private func install(_ next: State) {
         stateLock.write {
             state = next
             loaded = true
         }
+        stamps.touchAll()
     }
 
     /// The view from a store's whole reads: people, then asks, then blocks.
@@ -162,6 +164,9 @@ public final class LiveView: @unchecked Sendable {
     func refresh(_ change: LiveChange) {
         refreshLock.lock()
         defer { refreshLock.unlock() }
+        // Those a removal touches are known only before it; stamps move after the change is applied.
+        let before = if case .removed = change { touched(by: change) } else { [PersonID]() }
+        defer { stamps.touch(before + touched(by: change)) }
         do {
             switch change {
             case .person(let id): try refreshPerson(id)
@@ -172,6 +177,7 @@ public final class LiveView: @unchecked Sendable {
         } catch {
             // What could not be re-read cannot be vouched for: answer from the store until a full load succeeds.
             stateLock.write { loaded = false }
+            stamps.touchAll()
         }
     }
 
@@ -265,32 +271,5 @@ extension Array {
             if predicate(self[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
-    }
-}
-
-/// Many readers or one writer.
-final class ReadWriteLock: @unchecked Sendable {
-    private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
-
-    init() {
-        lock.initialize(to: pthread_rwlock_t())
-        pthread_rwlock_init(lock, nil)
-    }
-
-    deinit {
-        pthread_rwlock_destroy(lock)
-        lock.deallocate()
-    }
-
-    func read<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_rwlock_rdlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
-        return try body()
-    }
-
-    func write<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_rwlock_wrlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
-        return try body()
     }
 }

@@ -8,7 +8,7 @@ import MapScene
 /// the `/healthz` floor of the same run.
 enum LiveBenchmark {
     static let world = (people: 100_000, friendsEach: 100, community: 1_000, tokens: 5_000)
-    static let goals = (updates: 20_000.0, layouts: 20_000.0, eventP99: 50.0, snaps: 10_000.0)
+    static let goals = (updates: 20_000.0, layouts: 20_000.0, revalidations: 50_000.0, eventP99: 50.0, snaps: 10_000.0)
 
     /// Frames asked at once: one a core. (With more, each waits for the others: at 60 frames a second, four
     /// connections mean 67 ms a frame on average, whatever the server does.)
@@ -19,6 +19,23 @@ enum LiveBenchmark {
         let url = base + "/v1/me/frame.png"
         _ = try ServeBenchmark.load(url, connections: frameConnections, script: "bench/signed_in.lua", scriptArguments: [tokens, "frames"], seconds: 1)
         return try ServeBenchmark.load(url, connections: frameConnections, script: "bench/signed_in.lua", scriptArguments: [tokens, "frames"])
+    }
+
+    /// Layouts and their revalidations on one server, after one pass over every viewer that reads each one's ETag
+    /// (and fills the server's kept answers, as viewers who came before would have); and the answers' mean size.
+    static func layoutLoads(_ base: String, tokens: URL, scratch: URL) throws -> (ServeBenchmark.Load, ServeBenchmark.Load, Double) {
+        let config = scratch.appendingPathComponent("etags.curl")
+        let lines = try String(contentsOf: tokens, encoding: .utf8).split(separator: "\n")
+        try lines.map { "url = \"\(base)/v1/me/layout.json\"\nheader = \"Authorization: Bearer \($0)\"\noutput = \"/dev/null\"\n"
+            + "write-out = \"%header{etag} %{size_download}\\\\n\"\n" }.joined(separator: "next\n").write(to: config, atomically: true, encoding: .utf8)
+        let seen = try BenchmarkProcess.run("curl", ["-s", "--config", config.path]).split(separator: "\n").map { $0.split(separator: " ") }
+        guard seen.count == lines.count, seen.allSatisfy({ $0.count == 2 }) else { throw BenchmarkFailure(message: "ETags: \(seen.prefix(3))") }
+        let tags = scratch.appendingPathComponent("etags.txt")
+        try seen.map { String($0[0]) }.joined(separator: "\n").write(to: tags, atomically: true, encoding: .utf8)
+        let url = base + "/v1/me/layout.json"
+        let layouts = try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "layouts"])
+        let revalidations = try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "revalidate", tags.path])
+        return (layouts, revalidations, seen.compactMap { Double($0[1]) }.reduce(0, +) / Double(seen.count))
     }
 
     static func run() throws -> String {
@@ -34,10 +51,14 @@ enum LiveBenchmark {
         }
         let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
         let floor = try ServeBenchmark.load(server.base + "/healthz/live", connections: 16)
-        let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua",
-                                              scriptArguments: [tokenFile.path, "layouts"])
+        let clock = ISO8601DateFormatter().string(from: scene.capturedAt)
+        let (layouts, revalidations, answerBytes) = try layoutLoads(server.base, tokens: tokenFile, scratch: scratch)
+        // The same view without kept answers, beside the first on the same file.
+        let unkeptServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-layout-cache"])
+        let (unkeptLayouts, unkeptRevalidations, _) = try layoutLoads(unkeptServer.base, tokens: tokenFile, scratch: scratch)
+        unkeptServer.stop()
         // The same load on a server that reads the store (no view), started beside the first on the same file.
-        let storeServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt), "--no-view"])
+        let storeServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-view"])
         let storeLayouts = try ServeBenchmark.load(storeServer.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua",
                                                    scriptArguments: [tokenFile.path, "layouts"])
         storeServer.stop()
@@ -72,9 +93,15 @@ enum LiveBenchmark {
         return [
             String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache by snapmap seed --synthetic, then copied)", world.people, world.friendsEach, buildTime),
             line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
-            line("live /v1/me/layout.json for \(world.tokens) viewers, from the view", layouts, goal: goals.layouts),
+            line("live /v1/me/layout.json for \(world.tokens) viewers, kept answers (after one pass that keeps them)", layouts, goal: goals.layouts)
+                + String(format: "; %.2f× the view without them; answers %.1f KB on average", layouts.requestsPerSecond / unkeptLayouts.requestsPerSecond, answerBytes / 1024),
+            line("live /v1/me/layout.json for \(world.tokens) viewers, from the view (--no-layout-cache)", unkeptLayouts, goal: goals.layouts),
             line("live /v1/me/layout.json for \(world.tokens) viewers, from the store (--no-view)", storeLayouts, goal: goals.layouts)
-                + String(format: "; the view answers %.2f× the store", layouts.requestsPerSecond / storeLayouts.requestsPerSecond),
+                + String(format: "; the view answers %.2f× the store, kept answers %.2f×", unkeptLayouts.requestsPerSecond / storeLayouts.requestsPerSecond,
+                         layouts.requestsPerSecond / storeLayouts.requestsPerSecond),
+            line("live layout revalidations (If-None-Match, unchanged), kept answers", revalidations, goal: goals.revalidations)
+                + String(format: "; without kept answers %.0f/s: %.2f×", unkeptRevalidations.requestsPerSecond,
+                         revalidations.requestsPerSecond / unkeptRevalidations.requestsPerSecond),
             line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps, goal: goals.snaps),
             String(format: "live per-viewer frames (1179×2556, base, glow, own pins; %d viewers, 4 viewports, %d connections after a second of warm-up): "
                    + "%.1f/s, p99 %.0f ms, %d errors; "
