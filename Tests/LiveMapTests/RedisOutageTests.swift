@@ -33,6 +33,10 @@ extension RedisFaultTests {
     }
 
     /// `PUT /v1/me/location` as `token`, its latitude telling `step`; a transport error is an answer without a status.
+    /// A session of the fault tests' own: the shared one is shared with every other test in the process, whose large
+    /// downloads once held a 5 ms answer for 12 s on the client's side.
+    static let session = URLSession(configuration: .ephemeral)
+
     static func locationUpdate(server: ServerFixture, token: String, person: Int = 0, step: Int = 0) async -> Answer {
         var request = URLRequest(url: server.base.appendingPathComponent("v1/me/location"))
         request.httpMethod = "PUT"
@@ -42,7 +46,7 @@ extension RedisFaultTests {
         request.httpBody = Data("{\"lat\": \(lat), \"lon\": -73.95, \"accuracyMeters\": 5}".utf8)
         let started = Date()
         do {
-            let (_, response) = try await URLSession.shared.data(for: request)
+            let (_, response) = try await session.data(for: request)
             let http = response as! HTTPURLResponse
             return Answer(person: person, step: step, started: started, seconds: Date().timeIntervalSince(started), status: http.statusCode,
                           retryAfter: http.value(forHTTPHeaderField: "Retry-After"), error: nil)
