@@ -61,13 +61,13 @@ import Testing
         // The customer's stream follows each state, with the order as GET answers it.
         let followed = "event: order\ndata: " + String(decoding: picked.2, as: UTF8.self) + "\n\n"
             + "event: order\ndata: " + String(decoding: dropped.2, as: UTF8.self) + "\n\n"
-        #expect(customerEvents.read(until: followed, timeout: 5), "\(customerEvents.received)")
+        #expect(customerEvents.read(until: followed, timeout: 30), "\(customerEvents.received)")
         // The Dasher then shares their location with their friend: that reaches the friend's stream after anything
         // the order would have sent there (events are sent in turn), and the order sent nothing before it.
         #expect(try await server.fetch("/v1/me/sharing", method: "PUT", body: Data(#"{"ghost":"off"}"#.utf8), token: dasherToken).0 == 200)
         #expect(try await server.fetch("/v1/me/location", method: "PUT", body: Data(#"{"lat":40.7152,"lon":-73.9661,"accuracyMeters":8}"#.utf8),
                                        token: dasherToken).0 == 204)
-        #expect(friendEvents.read(until: "event: appear", timeout: 5))
+        #expect(friendEvents.read(until: "event: appear", timeout: 30))
         #expect(!friendEvents.received.contains("event: order") && !friendEvents.received.contains(order), "\(friendEvents.received)")
         #expect(!customerEvents.received.contains("event: appear"), "the customer is no friend of the Dasher's")
     }
@@ -149,7 +149,7 @@ import Testing
         let last = try #require(fixes.last)
         #expect(try await server.fetch("/v1/me/location", method: "PUT", body: Data(#"{"lat":\#(last.lat),"lon":\#(last.lon),"accuracyMeters":8}"#.utf8),
                                        token: dasher).0 == 204)
-        #expect(friendEvents.read(until: "event: appear", timeout: 5))
+        #expect(friendEvents.read(until: "event: appear", timeout: 30))
         #expect(!friendEvents.received.contains("event: order") && !friendEvents.received.contains(#""id":"\#(order)""#)
                 && !friendEvents.received.contains("remainingMeters"), "\(friendEvents.received)")
     }
