@@ -16,6 +16,9 @@ public enum MapLayer: String, CaseIterable, Sendable {
 /// Shared layers (base and glow of a viewport at a data version), by what they depend on.
 public typealias SharedLayers = ByteBudgetCache<String, SharedLayer>
 
+/// The style file as the engine draws it: the base map's, the glow's, the pins' and the card's looks, decoded once.
+public typealias EngineStyle = StyleFile<MapStyle, PinLook, CardLook>
+
 /// The composed engine: the scene and the base map loaded once, answering frames and tiles. Shared across
 /// threads: everything it holds is immutable or locks itself.
 public final class MapEngine: Sendable {
@@ -49,24 +52,21 @@ public final class MapEngine: Sendable {
     /// gathered for every frame).
     let glowPrints = ByteBudgetCache<String, String>(budget: 1024)
 
-    /// Loads the scene, the style (its file read once for every section), the label font and the base map (from
-    /// its cache, importing it when the cache is missing or stale).
+    /// Loads the scene, the style (its file read and decoded once), the label font and the base map (from its cache,
+    /// importing it when the cache is missing or stale).
     public init(paths: DataPaths) throws {
         self.paths = paths
         scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
-        let styleFile = paths.styleFile.lastPathComponent
-        let styleData: Data
-        do { styleData = try Data(contentsOf: paths.styleFile) } catch { throw DataFileError.describing(error, file: styleFile) }
-        let style = try MapStyle.parse(styleData, file: styleFile)
+        let style = try EngineStyle(contentsOf: paths.styleFile)
         let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
         let labelFont = try InterFont.bold.load()
         self.labelFont = labelFont
-        baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
-        pinLook = try PinLook.parse(styleData, file: styleFile)
-        cardLook = try CardLook.parse(styleData, file: styleFile)
-        styleSections = try StyleSections(styleData, file: styleFile)
+        baseMap = BaseMapRenderer(store: store, style: style.base, labelFont: labelFont)
+        pinLook = style.pins
+        cardLook = style.card
+        styleSections = style.sections
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)
-        glow = try SceneGlow(styleData: styleData, file: styleFile, latitude: scene.viewport.center.lat)
+        glow = SceneGlow(style: style.heat, latitude: scene.viewport.center.lat)
     }
 
     /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit), naming the

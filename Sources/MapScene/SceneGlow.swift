@@ -19,11 +19,6 @@ public final class SceneGlow: Sendable {
         self.latitude = latitude
     }
 
-    /// An empty glow drawn with the `heat` section of a style file's bytes (errors name the file and the field).
-    public convenience init(styleData: Data, file: String, latitude: Double) throws {
-        self.init(style: try HeatStyle.parse(styleData, file: file), latitude: latitude)
-    }
-
     /// The points that can colour `view` at `now`: those of the snapshot of `now`'s epoch within the kernel's reach
     /// of the view.
     public func points(reaching view: MapView, at now: Date) -> [HeatPoint] {

@@ -15,39 +15,37 @@ public struct CardLook: Sendable {
     let buttonLabel: Color
     let shadow: Color
     let shadowBlur: Double
+}
 
-    private struct File: Decodable {
-        struct Card: Decodable {
-            let metrics: CardMetrics
-            let sheet, grabber, name, detail, button, buttonLabel, shadow: String
-            let shadowBlur: Double
-        }
-        let card: Card
+extension CardLook: Decodable {
+    /// The `card` section as written.
+    private struct Record: Decodable {
+        let metrics: CardMetrics
+        let sheet, grabber, name, detail, button, buttonLabel, shadow: String
+        let shadowBlur: Double
     }
 
-    /// Reads the `card` section of a style file's bytes; errors name the file and the field.
-    public static func parse(_ data: Data, file: String) throws -> CardLook {
-        let card: File.Card
-        do {
-            card = try JSONDecoder().decode(File.self, from: data).card
-        } catch {
-            throw DataFileError.describing(error, file: file)
-        }
+    /// Decodes the style's `card` section and checks it; errors name the field (`card.metrics.padding`).
+    public init(from decoder: any Decoder) throws {
+        let card = try Record(from: decoder)
         func color(_ text: String, _ name: String) throws -> Color {
-            do { return try Color(hex: text) } catch { throw DataFileError(file: file, path: "card.\(name)", message: error.description) }
+            do { return try Color(hex: text) } catch { throw DataFileError(file: "", path: "card.\(name)", message: error.description) }
         }
         let m = card.metrics
-        for (name, value) in [("cornerRadius", m.cornerRadius), ("padding", m.padding), ("avatarSize", m.avatarSize), ("nameSize", m.nameSize),
-                              ("detailSize", m.detailSize), ("buttonHeight", m.buttonHeight), ("bottomMargin", m.bottomMargin),
-                              ("grabberWidth", m.grabberWidth), ("grabberHeight", m.grabberHeight), ("shadowBlur", card.shadowBlur)]
+        for (name, value) in [("metrics.cornerRadius", m.cornerRadius), ("metrics.padding", m.padding), ("metrics.avatarSize", m.avatarSize),
+                              ("metrics.nameSize", m.nameSize), ("metrics.detailSize", m.detailSize), ("metrics.buttonHeight", m.buttonHeight),
+                              ("metrics.bottomMargin", m.bottomMargin), ("metrics.grabberWidth", m.grabberWidth),
+                              ("metrics.grabberHeight", m.grabberHeight), ("shadowBlur", card.shadowBlur)]
         where !(value.isFinite && (0...200).contains(value)) {
-            throw DataFileError(file: file, path: "card.\(name)", message: "\(value) is out of range: allowed 0 … 200")
+            throw DataFileError(file: "", path: "card.\(name)", message: "\(value) is out of range: allowed 0 … 200")
         }
-        return CardLook(metrics: m, sheet: try color(card.sheet, "sheet"), grabber: try color(card.grabber, "grabber"), name: try color(card.name, "name"),
-                        detail: try color(card.detail, "detail"), button: try color(card.button, "button"),
-                        buttonLabel: try color(card.buttonLabel, "buttonLabel"), shadow: try color(card.shadow, "shadow"), shadowBlur: card.shadowBlur)
+        self.init(metrics: m, sheet: try color(card.sheet, "sheet"), grabber: try color(card.grabber, "grabber"), name: try color(card.name, "name"),
+                  detail: try color(card.detail, "detail"), button: try color(card.button, "button"),
+                  buttonLabel: try color(card.buttonLabel, "buttonLabel"), shadow: try color(card.shadow, "shadow"), shadowBlur: card.shadowBlur)
     }
+}
 
+extension CardLook {
     /// Draws a card where its geometry says, in the app's look: a white sheet with rounded top corners and a soft
     /// shadow, the grabber, the avatar in its ring (the cartoon of `look`, or initials), the name, the detail lines
     /// and the Chat button.
