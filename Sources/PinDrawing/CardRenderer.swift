@@ -50,15 +50,14 @@ extension CardLook {
     /// shadow, the grabber, the avatar in its ring (the cartoon of `look`, or initials), the name, the detail lines
     /// and the Chat button.
     public func draw(_ card: SelectionCard, color avatarColor: Color, look: AvatarLook? = nil, font: Font, masks: ShadowMasks, scale: Double, into canvas: Canvas) {
-        func px(_ rect: ScreenRect) -> Rect { Rect(x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale) }
-        let sheet = px(card.rect)
+        let sheet = card.rect.pixels(scale: scale)
         let radius = card.cornerRadius * scale
         let shape = Path.roundedRect(Rect(x: sheet.minX, y: sheet.minY, width: sheet.width, height: sheet.height + radius), radius: radius)
         canvas.drawShadow(of: shape, color: shadow, sigma: shadowBlur * scale, offset: Point(0, -2 * scale), masks: masks)
         canvas.fill(shape, paint: .solid(self.sheet))
-        let grabberRect = px(card.grabberRect)
+        let grabberRect = card.grabberRect.pixels(scale: scale)
         canvas.fill(.roundedRect(grabberRect, radius: grabberRect.height / 2), paint: .solid(grabber))
-        let avatar = px(card.avatarRect)
+        let avatar = card.avatarRect.pixels(scale: scale)
         canvas.fill(.ellipse(in: avatar), paint: .solid(self.sheet))
         if let look {
             AvatarPainter(look: look).drawBadge(in: avatar.outset(by: -3 * scale), background: avatarColor, into: canvas)
@@ -67,12 +66,12 @@ extension CardLook {
             let initials = card.name.split(separator: " ").prefix(2).compactMap(\.first).map(String.init).joined()
             text(initials, size: metrics.avatarSize * 0.36 * scale, color: .white, font: font, centredIn: avatar, into: canvas)
         }
-        text(card.name, size: metrics.nameSize * scale, color: name, font: font, in: px(card.nameRect), into: canvas)
-        text(card.detailText, size: metrics.detailSize * scale, color: detail, font: font, in: px(card.detailRect), into: canvas)
+        text(card.name, size: metrics.nameSize * scale, color: name, font: font, in: card.nameRect.pixels(scale: scale), into: canvas)
+        text(card.detailText, size: metrics.detailSize * scale, color: detail, font: font, in: card.detailRect.pixels(scale: scale), into: canvas)
         if let rect = card.distanceRect, let distance = card.distanceText {
-            text(distance, size: metrics.detailSize * scale, color: detail, font: font, in: px(rect), into: canvas)
+            text(distance, size: metrics.detailSize * scale, color: detail, font: font, in: rect.pixels(scale: scale), into: canvas)
         }
-        let button = px(card.chatButtonRect)
+        let button = card.chatButtonRect.pixels(scale: scale)
         canvas.fill(.roundedRect(button, radius: button.height / 2), paint: .solid(self.button))
         text(card.chatLabel, size: 17 * scale, color: buttonLabel, font: font, centredIn: button, into: canvas)
     }
