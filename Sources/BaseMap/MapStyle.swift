@@ -82,16 +82,16 @@ public struct MapStyle: Sendable {
         return try parse(data, file: url.lastPathComponent)
     }
 
+    /// Reads and validates a style file's bytes that hold the base map's sections alone (`tracking.json`); a style
+    /// with more is read whole by `MapScene.StyleFile`.
     public static func parse(_ data: Data, file: String) throws(DataFileError) -> MapStyle {
-        let record: StyleRecord
-        do {
-            record = try JSONDecoder().decode(StyleRecord.self, from: data)
-        } catch let error as DecodingError {
-            let failure = DecodingFailure(error)
-            throw DataFileError(file: file, path: failure.path, message: failure.message)
-        } catch {
-            throw DataFileError(file: file, message: "\(error)")
-        }
-        return try record.validated(file: file)
+        try DataFileError.decode(MapStyle.self, from: data, file: file)
+    }
+}
+
+extension MapStyle: Decodable {
+    /// Decodes the base map's sections of a style file and validates them; errors name the field.
+    public init(from decoder: any Decoder) throws {
+        self = try StyleRecord(from: decoder).validated(file: "")
     }
 }

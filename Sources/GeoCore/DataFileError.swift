@@ -20,6 +20,19 @@ public struct DataFileError: Error, CustomStringConvertible, Sendable {
         error is DecodingError ? from(error, file: file) : DataFileError(file: file, message: "cannot read the file")
     }
 
+    /// `T` decoded from a data file's bytes in one read. A decoding failure, or a `DataFileError` that `T`'s own checks
+    /// throw while it is decoded (naming the field, their `file` left empty), becomes one error naming the file and the field.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws(DataFileError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DataFileError {
+            throw DataFileError(file: file, path: error.path, message: error.message)
+        } catch {
+            let failure = DecodingFailure(error)
+            throw DataFileError(file: file, path: failure.path, message: failure.message)
+        }
+    }
+
     /// Translates a decoding failure into the file and the dotted path of the field at fault; `data`, when given,
     /// tells a number too large for its field from malformed JSON.
     public static func from(_ error: any Error, file: String, data: Data? = nil) -> DataFileError {

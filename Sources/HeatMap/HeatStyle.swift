@@ -88,53 +88,54 @@ public struct HeatStyle: Sendable {
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) * (1 - f) + Double(b) * f).rounded()) }
         return Color(r: mix(c0.r, c1.r), g: mix(c0.g, c1.g), b: mix(c0.b, c1.b), a: mix(c0.a, c1.a))
     }
+}
 
-    /// Reads the `heat` object of a style file's bytes; errors name the file and the field.
-    public static func parse(_ data: Data, file: String) throws -> HeatStyle {
-        struct File: Decodable {
-            struct Heat: Decodable {
-                let radius: Double
-                let radiusMeters: Double?
-                let radiusRange: [Double]?
-                let intensity: Double
-                let maxDensity: Double
-                let opacity: Double
-                let halfLifeHours: Double
-                let minimumPosters: Int
-                let maxWeightPerPoster: Double
-                let epochSeconds: Int
-                let ramp: [Stop]
-            }
-            struct Stop: Decodable {
-                let at: Double
-                let color: String
-            }
-            let heat: Heat
-        }
-        let heat: File.Heat
-        do {
-            heat = try JSONDecoder().decode(File.self, from: data).heat
-        } catch {
-            let failure = DecodingFailure(error)
-            throw RasterError.invalid(field: "\(file): " + (failure.path.isEmpty ? "heat" : failure.path), reason: failure.message)
-        }
+extension HeatStyle: Decodable {
+    /// The `heat` section as written.
+    private struct Record: Decodable {
+        let radius: Double
+        let radiusMeters: Double?
+        let radiusRange: [Double]?
+        let intensity: Double
+        let maxDensity: Double
+        let opacity: Double
+        let halfLifeHours: Double
+        let minimumPosters: Int
+        let maxWeightPerPoster: Double
+        let epochSeconds: Int
+        let ramp: [Stop]
+    }
+
+    private struct Stop: Decodable {
+        let at: Double
+        let color: String
+    }
+
+    /// Decodes the style's `heat` section and checks it; errors name the field (`heat.ramp[2].color`).
+    public init(from decoder: any Decoder) throws {
+        let heat = try Record(from: decoder)
         var stops: [(Double, Color)] = []
         for (index, stop) in heat.ramp.enumerated() {
             do {
                 stops.append((stop.at, try Color(hex: stop.color)))
             } catch {
-                throw RasterError.invalid(field: "heat.ramp[\(index)].color", reason: error.description)
+                throw DataFileError(file: "", path: "heat.ramp[\(index)].color", message: error.description)
             }
         }
         var range = Self.radiusLimits
         if let pair = heat.radiusRange {
             guard pair.count == 2, pair[0].isFinite, pair[1].isFinite, pair[0] <= pair[1] else {
-                throw RasterError.invalid(field: "heat.radiusRange", reason: "expected [min, max] in points with min ≤ max, got \(pair)")
+                throw DataFileError(file: "", path: "heat.radiusRange", message: "expected [min, max] in points with min ≤ max, got \(pair)")
             }
             range = pair[0]...pair[1]
         }
-        return try HeatStyle(radius: heat.radius, radiusMeters: heat.radiusMeters, radiusRange: range, intensity: heat.intensity, maxDensity: heat.maxDensity,
-                             opacity: heat.opacity, halfLifeHours: heat.halfLifeHours, minimumPosters: heat.minimumPosters,
-                             maxWeightPerPoster: heat.maxWeightPerPoster, epochSeconds: heat.epochSeconds, stops: stops)
+        do {
+            try self.init(radius: heat.radius, radiusMeters: heat.radiusMeters, radiusRange: range, intensity: heat.intensity, maxDensity: heat.maxDensity,
+                          opacity: heat.opacity, halfLifeHours: heat.halfLifeHours, minimumPosters: heat.minimumPosters,
+                          maxWeightPerPoster: heat.maxWeightPerPoster, epochSeconds: heat.epochSeconds, stops: stops)
+        } catch {
+            guard case RasterError.invalid(let field, let reason) = error else { throw DataFileError(file: "", path: "heat", message: "\(error)") }
+            throw DataFileError(file: "", path: field, message: reason)
+        }
     }
 }

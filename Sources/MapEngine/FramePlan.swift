@@ -4,7 +4,6 @@ import GeoCore
 import MapScene
 import PinLayout
 import Raster
-import Parallel
 
 /// The stages of a frame, bottom to top: the one drawing order of whole, banded, selected and fly-to frames.
 enum FrameStage: Int, Comparable, CaseIterable, Sendable {
@@ -80,7 +79,7 @@ extension MapEngine {
             case .base:
                 let part = band ?? plan.view
                 if plan.layers.contains(.base) { baseMap.draw(into: canvas, view: part, frame: plan.view) }
-                if plan.layers.contains(.heat) { try heatRenderer(for: part, now: plan.now).draw(part, into: canvas) }
+                if plan.layers.contains(.heat) { try glow.draw(part, at: plan.now, into: canvas) }
                 canvas.originY = top
             case .names:
                 if !plan.names.isEmpty { baseMap.drawPlaceNames(plan.names, of: plan.view, avoiding: plan.avoiding, into: canvas) }
@@ -107,9 +106,7 @@ extension MapEngine {
     /// The plan's frame from its base through `last`, one canvas drawn as bands of `bandHeight` rows in parallel.
     func drawInBands(_ plan: FramePlan, through last: FrameStage) throws -> Canvas {
         let (bands, tops) = Self.bands(of: plan.view)
-        let canvases = try ParallelFor.map(Array(bands.indices)) { try self.drawBand(plan, bands[$0], top: tops[$0], through: last) }
-            .map { try $0.get() }
-        return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
+        return try Canvas.stacking(bands: bands.count) { try self.drawBand(plan, bands[$0], top: tops[$0], through: last) }
     }
 
     /// A frame's bands of about `bandHeight` rows (whole bands of its PNG encoding), and the frame row each starts at.

@@ -4,7 +4,6 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
-import Parallel
 
 /// The fly-to as an animation: the van Wijk–Nuij path to a selected friend, each frame a full render at its
 /// camera, ending on the selected frame with its card sliding up.
@@ -56,17 +55,19 @@ extension MapEngine {
         let (framed, layout, path, slides) = try flyPath(viewport, friends: friends, selected: selected, now: now, viewer: viewer,
                                                          framesPerSecond: framesPerSecond)
         let delay = 1000 / framesPerSecond
-        var frames = try ParallelFor.map(path) { frame in
+        var frames = try APNG.frames(path.count) { index in
             guard !stopWhen() else { throw RenderStopped() }
+            let frame = path[index]
             return try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
                                                     friends: friends, selected: selected, now: now).canvas, delayMilliseconds: delay)
-        }.map { try $0.get() }
+        }
         guard let card = cardInk(layout, selected: selected, friends: friends) else { return frames }
         // The card covers only the bottom: each slide frame recompresses only the bands it changes.
         let (frame, plan) = try composeFrame(framed, layers: [.base, .heat, .pins], layout: layout, friends: friends, card: nil, now: now, sharing: nil)
         let settled = SharedLayer(canvas: frame.canvas)
-        frames += try ParallelFor.map(Array(1...slides)) { index in
+        frames += try APNG.frames(slides) { slide in
             guard !stopWhen() else { throw RenderStopped() }
+            let index = slide + 1
             let t = Double(index) / Double(slides)
             let omega = 22.0
             let progress = index == slides ? 1 : 1 - (1 + omega * t * Self.cardSlideSeconds) * exp(-omega * t * Self.cardSlideSeconds)
@@ -78,7 +79,7 @@ extension MapEngine {
             try self.draw(sliding, .card ... .card, into: canvas)
             return APNG.Frame(png: try settled.png(of: canvas), width: canvas.width, height: canvas.height,
                               delayMilliseconds: index == slides ? 1000 : delay)
-        }.map { try $0.get() }
+        }
         return frames
     }
 }

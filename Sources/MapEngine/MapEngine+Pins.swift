@@ -64,10 +64,7 @@ extension MapEngine {
 
     /// The base map's credit, in the bottom-right corner of the part of the frame the insets leave free.
     func drawCredit(_ viewport: Viewport, into canvas: Canvas) {
-        let free = viewport.freeRect
-        let scale = viewport.scale
-        baseMap.drawAttribution(scale: scale, free: Rect(x: free.x * scale, y: free.y * scale, width: free.width * scale, height: free.height * scale),
-                                into: canvas)
+        baseMap.drawAttribution(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale), into: canvas)
     }
 
     /// The boxes of a layout's drawn avatars and labels in frame pixels: place names keep clear of them.
@@ -76,7 +73,7 @@ extension MapEngine {
         let scale = layout.viewport.scale
         let rects = layout.pins.filter { $0.visible && $0.groupId == nil }.flatMap { [$0.avatarRect, $0.labelRect] }
             + layout.groups.flatMap { [$0.avatarRect, $0.labelRect] }
-        return rects.compactMap { $0 }.map { Rect(x: $0.x * scale, y: $0.y * scale, width: $0.width * scale, height: $0.height * scale) }
+        return rects.compactMap { $0 }.map { $0.pixels(scale: scale) }
     }
 
     /// Draws a layout's pins onto a frame canvas of its viewport.

@@ -4,7 +4,6 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
-import Parallel
 
 /// A frame as PNG, with the layout its pins were drawn from (when it has pins).
 public struct EncodedFrame {
@@ -82,9 +81,9 @@ extension MapEngine {
     private func streamFrame(_ plan: FramePlan, inFlight: Int, stopWhen: @escaping @Sendable () -> Bool) throws -> [UInt8]? {
         let (bands, tops) = Self.bands(of: plan.view)
         let encoder = try PNGStreamEncoder(width: plan.view.width, height: plan.view.height, opaque: plan.layers.contains(.base))
-        try ParallelFor.forEach(bands.count, workers: inFlight) { index in
+        try encoder.append(bands: bands.count, inFlight: inFlight) { index in
             guard !stopWhen() else { throw RenderStopped() }
-            try encoder.append(self.drawBand(plan, bands[index], top: tops[index], through: .card))
+            return try self.drawBand(plan, bands[index], top: tops[index], through: .card)
         }
         return try encoder.finish()
     }

@@ -1,7 +1,6 @@
 import BaseMap
 import Foundation
 import GeoCore
-import HeatMap
 import MapScene
 import PinDrawing
 import PinLayout
@@ -17,6 +16,9 @@ public enum MapLayer: String, CaseIterable, Sendable {
 /// Shared layers (base and glow of a viewport at a data version), by what they depend on.
 public typealias SharedLayers = ByteBudgetCache<String, SharedLayer>
 
+/// The style file as the engine draws it: the base map's, the glow's, the pins' and the card's looks, decoded once.
+public typealias EngineStyle = StyleFile<MapStyle, PinLook, CardLook>
+
 /// The composed engine: the scene and the base map loaded once, answering frames and tiles. Shared across
 /// threads: everything it holds is immutable or locks itself.
 public final class MapEngine: Sendable {
@@ -30,11 +32,9 @@ public final class MapEngine: Sendable {
     public let paths: DataPaths
     public let scene: Scene
     public let baseMap: BaseMapRenderer
-    /// The glow's look, and its live aggregate of public Snaps (no friend's location ever feeds it).
-    public let heatStyle: HeatStyle
-    public let glow: SnapAggregate
-    /// The latitude at which the glow's sizes in metres are measured: the scene's, fixed, so tiles agree.
-    public let glowLatitude: Double
+    /// The glow: its look, its live aggregate of public Snaps (no friend's location ever feeds it), measured at the
+    /// scene's latitude.
+    public let glow: SceneGlow
     /// Pin sizes and colours, and the font labels are measured and drawn with.
     public let pinLook: PinLook
     public let labelFont: Font
@@ -52,27 +52,21 @@ public final class MapEngine: Sendable {
     /// gathered for every frame).
     let glowPrints = ByteBudgetCache<String, String>(budget: 1024)
 
-    /// Loads the scene, the style (its file read once for every section), the label font and the base map (from
-    /// its cache, importing it when the cache is missing or stale).
+    /// Loads the scene, the style (its file read and decoded once), the label font and the base map (from its cache,
+    /// importing it when the cache is missing or stale).
     public init(paths: DataPaths) throws {
         self.paths = paths
         scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
-        let styleFile = paths.styleFile.lastPathComponent
-        let styleData: Data
-        do { styleData = try Data(contentsOf: paths.styleFile) } catch { throw DataFileError.describing(error, file: styleFile) }
-        let style = try MapStyle.parse(styleData, file: styleFile)
+        let style = try EngineStyle(contentsOf: paths.styleFile)
         let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
         let labelFont = try InterFont.bold.load()
         self.labelFont = labelFont
-        baseMap = BaseMapRenderer(store: store, style: style, labelFont: labelFont)
-        pinLook = try PinLook.parse(styleData, file: styleFile)
-        cardLook = try CardLook.parse(styleData, file: styleFile)
-        styleSections = try StyleSections(styleData, file: styleFile)
+        baseMap = BaseMapRenderer(store: store, style: style.base, labelFont: labelFont)
+        pinLook = style.pins
+        cardLook = style.card
+        styleSections = style.sections
         avatars = AvatarCache(dataDirectory: paths.dataDirectory)
-        heatStyle = try HeatStyle.parse(styleData, file: styleFile)
-        glow = SnapAggregate(settings: .init(halfLifeHours: heatStyle.halfLifeHours, minimumPosters: heatStyle.minimumPosters,
-                                             maxWeightPerPoster: heatStyle.maxWeightPerPoster, epochSeconds: heatStyle.epochSeconds))
-        glowLatitude = scene.viewport.center.lat
+        glow = SceneGlow(style: style.heat, latitude: scene.viewport.center.lat)
     }
 
     /// Checks a frame viewport against the frame limits (zoom 10…20, the canvas size limit), naming the
@@ -152,10 +146,9 @@ public final class MapEngine: Sendable {
     /// A hash of the glow's points that reach `view` at `now`, empty when none does; kept per view and snapshot, since
     /// the points change only with the snapshot.
     func glowFingerprint(for view: MapView, now: Date) -> String {
-        let revision = Self.geometryKey(view) + "/" + String(glow.snapshot(at: now).digest, radix: 16)
+        let revision = Self.geometryKey(view) + "/" + glow.revision(at: now)
         if let known = glowPrints.value(revision) { return known }
-        let points = glowPoints(for: view, now: now)
-        let print = points.isEmpty ? "" : String(GlowSnapshot.fingerprint(of: points), radix: 16)
+        let print = glow.fingerprint(of: view, at: now)
         glowPrints.store(print, for: revision, cost: 1)
         return print
     }
@@ -164,28 +157,14 @@ public final class MapEngine: Sendable {
     /// and the latitude its sizes are measured at; nil when no point reaches it (nothing is drawn, whatever the style).
     public func glowInputs(for view: MapView, now: Date) -> String? {
         let print = glowFingerprint(for: view, now: now)
-        return print.isEmpty ? nil : [print, styleSections.heat, String(glowLatitude.bitPattern, radix: 16)].joined(separator: "\u{1F}")
-    }
-
-    /// The glow's points that can colour a view at `now`: those of the snapshot of `now`'s epoch within the kernel's
-    /// reach of the view.
-    public func glowPoints(for view: MapView, now: Date) -> [HeatPoint] {
-        let sigma = HeatRenderer(source: HeatSource(points: [], referenceLatitude: glowLatitude), style: heatStyle).sigmaPixels(for: view)
-        let reach = (DensityField.kernelReach + 1) * max(sigma, DensityField.minimumSigma) / view.pixelsPerMetre
-        let bounds = view.mercatorBounds
-        return glow.points(in: MercatorRect(minX: bounds.minX - reach, minY: bounds.minY - reach, maxX: bounds.maxX + reach, maxY: bounds.maxY + reach),
-                           at: now)
-    }
-
-    func heatRenderer(for view: MapView, now: Date) -> HeatRenderer {
-        HeatRenderer(source: HeatSource(points: glowPoints(for: view, now: now), referenceLatitude: glowLatitude), style: heatStyle)
+        return print.isEmpty ? nil : [print, styleSections.heat, String(glow.latitude.bitPattern, radix: 16)].joined(separator: "\u{1F}")
     }
 
     /// A transparent overlay tile of the glow at `now`, for clients that bring their own base map.
     public func renderHeatTile(_ tile: TileID, tileSize: Int = 256, scale: Double = 1, now: Date) throws -> Canvas {
         let view = MapView(tile: tile, tileSize: tileSize, scale: scale)
         let canvas = try Canvas(width: view.width, height: view.height)
-        try heatRenderer(for: view, now: now).draw(view, into: canvas)
+        try glow.draw(view, at: now, into: canvas)
         return canvas
     }
 

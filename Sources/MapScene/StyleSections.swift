@@ -25,12 +25,15 @@ public struct StyleSections: Sendable {
     static let notInVectorTiles: Set<String> = ["water", "land", "attribution", "name"]
 
     /// Reads the sections of a style file's bytes (a file that is not a JSON object is an error naming it).
-    public init(_ data: Data, file: String) throws {
+    public init(_ data: Data, file: String) throws(DataFileError) {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw DataFileError(file: file, path: "", message: "the style is not a JSON object")
         }
-        func text(_ keep: (String) -> Bool) throws -> String {
-            String(decoding: try JSONSerialization.data(withJSONObject: object.filter { keep($0.key) }, options: [.sortedKeys]), as: UTF8.self)
+        func text(_ keep: (String) -> Bool) throws(DataFileError) -> String {
+            guard let text = try? JSONSerialization.data(withJSONObject: object.filter { keep($0.key) }, options: [.sortedKeys]) else {
+                throw DataFileError(file: file, path: "", message: "the style's sections cannot be written as JSON")
+            }
+            return String(decoding: text, as: UTF8.self)
         }
         baseMap = try text { !Self.owned.contains($0) }
         vectorTiles = try text { !Self.owned.contains($0) && !Self.notInVectorTiles.contains($0) }

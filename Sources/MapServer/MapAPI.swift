@@ -70,8 +70,8 @@ public final class MapAPI: Sendable {
         drives = Self.drives(engine: engine, live: live)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
-        try LiveGlow.connect(engine.glow, live: live, clock: clock)
-        let (tiles, sharedLayers, glow, layoutAnswers) = (self.tiles, self.sharedLayers, engine.glow, self.layoutAnswers)
+        try LiveGlow.connect(engine.glow.aggregate, live: live, clock: clock)
+        let (tiles, sharedLayers, glow, layoutAnswers) = (self.tiles, self.sharedLayers, engine.glow.aggregate, self.layoutAnswers)
         live.observe { change in
             guard case .removed = change else { return }
             // No kept layout holds a byte of a deleted account (the stamps already keep them from being answered).
@@ -97,7 +97,7 @@ public final class MapAPI: Sendable {
     /// Forgets the Snaps that left the glow's window, in the aggregate and in the store.
     public func pruneGlow() throws {
         let now = clock()
-        engine.glow.prune(at: now)
+        engine.glow.aggregate.prune(at: now)
         _ = try live.store.pruneSnaps(before: now.addingTimeInterval(-LiveMapService.snapWindow))
     }
 

@@ -64,12 +64,8 @@ public struct PinRenderer {
         }
     }
 
-    private func pixels(_ rect: ScreenRect, _ scale: Double) -> Rect {
-        Rect(x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale)
-    }
-
     private func drawAvatars(_ drawable: Drawable, scale: Double, into canvas: Canvas) {
-        let whole = pixels(drawable.avatar, scale)
+        let whole = drawable.avatar.pixels(scale: scale)
         let shown = Array(drawable.members.prefix(Self.shownMembers))
         let side = shown.count == 1 ? whole.width : whole.width * 0.78
         let spread = shown.count == 1 ? 0 : (whole.width - side) + side * 0.35 * Double(shown.count - 2)
@@ -108,7 +104,7 @@ public struct PinRenderer {
     }
 
     private func drawLabel(_ rect: ScreenRect, text: (name: String, detail: String), scale: Double, into canvas: Canvas) {
-        let box = pixels(rect, scale)
+        let box = rect.pixels(scale: scale)
         let capsule = Path.roundedRect(box, radius: box.height / 2)
         canvas.drawShadow(of: capsule, color: look.shadow, sigma: look.shadowBlur * scale * 0.7, offset: Point(0, look.shadowOffsetY * scale * 0.7),
                           masks: shadows)

@@ -14,7 +14,7 @@ enum FlyBenchmark {
     static func run() throws -> String {
         let engine = try MapEngine(paths: DataPaths(dataDirectory: URL(fileURLWithPath: "Data")))
         let scene = engine.scene
-        try SnapsFile.read(URL(fileURLWithPath: "Data").appendingPathComponent(SnapsFile.demoFile)).map { LiveGlow.posted($0) }.forEach(engine.glow.add)
+        try SnapsFile.read(URL(fileURLWithPath: "Data").appendingPathComponent(SnapsFile.demoFile)).map { LiveGlow.posted($0) }.forEach(engine.glow.aggregate.add)
         var lines: [String] = []
         for scale in [3.0, 1.0] {
             let start = try Viewport(center: scene.viewport.center, zoom: scene.viewport.zoom, size: scene.viewport.size, scale: scale,

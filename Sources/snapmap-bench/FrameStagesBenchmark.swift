@@ -14,7 +14,7 @@ enum FrameStagesBenchmark {
         let engine = try MapEngine(paths: DataPaths(dataDirectory: URL(fileURLWithPath: "Data")))
         let scene = engine.scene
         let snaps = try SnapsFile.read(URL(fileURLWithPath: "Data").appendingPathComponent(SnapsFile.demoFile))
-        snaps.map { LiveGlow.posted($0) }.forEach(engine.glow.add)
+        snaps.map { LiveGlow.posted($0) }.forEach(engine.glow.aggregate.add)
         let (friends, viewport, now) = (scene.friends, scene.viewport, scene.capturedAt)
         let sharing = SharedLayers(budget: MapEngine.sharedLayerBudget)
         let base = try BenchmarkClock.best(of: 5) { _ = try engine.renderFrame(viewport, layers: [.base, .heat], now: now) }

@@ -17,17 +17,17 @@ enum GlowBenchmark {
         let engine = try MapEngine(paths: DataPaths(dataDirectory: URL(fileURLWithPath: "Data")))
         let now = engine.scene.capturedAt
         let snaps = syntheticSnaps(count: ingestCount, now: now)
-        let aggregate = SnapAggregate(settings: engine.glow.settings)
+        let aggregate = SnapAggregate(settings: engine.glow.aggregate.settings)
         let ingest = BenchmarkClock.best(of: 1) { snaps.forEach(aggregate.add) }
         let demo = try SnapsFile.read(URL(fileURLWithPath: "Data").appendingPathComponent(SnapsFile.demoFile)).map { LiveGlow.posted($0) }
-        demo.forEach(engine.glow.add)
+        demo.forEach(engine.glow.aggregate.add)
         let tile = try TileID(containing: Coordinate(lat: 40.7207, lon: -73.9515), zoom: 15)
         let centre = WebMercator.projectUnchecked(lat: 40.7207, lon: -73.9515)
         var times: [Double] = []
         for round in 0..<tileRounds {
             let snap = PostedSnap(poster: "bench-\(round % 7)", point: MercatorPoint(x: centre.x + Double(round % 13) * 7, y: centre.y), takenAt: now)
             times.append(BenchmarkClock.best(of: 1) {
-                engine.glow.add(snap)
+                engine.glow.aggregate.add(snap)
                 _ = try? PNGCodec.encode(engine.renderHeatTile(tile, now: now))
             })
         }
@@ -35,11 +35,11 @@ enum GlowBenchmark {
         let p99 = times[times.count * 99 / 100]
         let everything = demo + snaps.prefix(100_000)
         let recompute = BenchmarkClock.best(of: 3) {
-            let fresh = SnapAggregate(settings: engine.glow.settings)
+            let fresh = SnapAggregate(settings: engine.glow.aggregate.settings)
             everything.forEach(fresh.add)
             let view = MapView(tile: tile, tileSize: 256, scale: 1)
             let points = fresh.points(in: view.mercatorBounds, at: now)
-            let renderer = HeatRenderer(source: HeatSource(points: points, referenceLatitude: engine.glowLatitude), style: engine.heatStyle)
+            let renderer = HeatRenderer(source: HeatSource(points: points, referenceLatitude: engine.glow.latitude), style: engine.glow.style)
             guard let canvas = try? Canvas(width: view.width, height: view.height), let image = try? renderer.render(view) else { return }
             canvas.composite(image)
             _ = try? PNGCodec.encode(canvas)

@@ -78,7 +78,7 @@ enum LiveOptions {
         let now = try options.request.clock(scene: engine.scene, default: Date())
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
-        try LiveGlow.connect(engine.glow, live: live, clock: { now })
+        try LiveGlow.connect(engine.glow.aggregate, live: live, clock: { now })
         let friends = try live.friends(of: viewer, at: now)
         if friends.isEmpty, options.value("clock") == nil, try !live.friends(of: viewer, at: engine.scene.capturedAt).isEmpty {
             FileHandle.standardError.write(Data(emptyMapNote(viewer, capturedAt: engine.scene.capturedAt).utf8))

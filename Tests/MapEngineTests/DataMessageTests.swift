@@ -23,8 +23,8 @@ struct DataMessageTests {
         #expect(!huge.message.contains("DecodingError"))
         let array = DecodingFailure(DecodingErrorProbe.error { try JSONDecoder().decode([String: Int].self, from: Data("[]".utf8)) })
         #expect(array.message == "expected an object" && !array.description.contains("Dictionary<"))
-        let style = try write("{\"heat\": {\"radius\": \"wide\"}}")
-        #expect { try HeatStyle.parse(Data(contentsOf: style), file: style.lastPathComponent) } throws: { "\($0)".contains("heat.radius") && "\($0)".contains("expected a number") && !"\($0)".contains("DecodingError") }
+        let style = try write(StyleFileTests.styleText(setting: "heat.radius", to: "\"wide\""))
+        #expect { try EngineStyle(contentsOf: style) } throws: { "\($0)".contains("heat.radius") && "\($0)".contains("expected a number") && !"\($0)".contains("DecodingError") }
     }
 }
 

@@ -22,7 +22,7 @@ enum LiveFixture {
         let store = try SQLiteLiveStore(path: EngineFixture.temporaryURL("live.db").path)
         try DemoSeed.seed(store, scene: engine.scene, snapsFile: engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile))
         let live = LiveMapService(store: store)
-        try LiveGlow.connect(engine.glow, live: live, clock: { engine.scene.capturedAt })
+        try LiveGlow.connect(engine.glow.aggregate, live: live, clock: { engine.scene.capturedAt })
         return live
     }
 

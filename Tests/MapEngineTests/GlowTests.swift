@@ -25,16 +25,16 @@ struct GlowTests {
     @Test func onePersonsSnapsChangeNoByteAndEnoughPeoplesShow() throws {
         let engine = try Self.engine()
         let now = engine.scene.capturedAt
-        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
+        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.aggregate.add(LiveGlow.posted(snap)) }
         let quiet = try Coordinate(lat: 40.7065, lon: -73.9450)
         let tile = try TileID(containing: quiet, zoom: 15)
         let before = try PNGCodec.encode(engine.renderHeatTile(tile, now: now))
-        Self.snaps(60, by: ["loner"], at: quiet, now: now).forEach(engine.glow.add)
+        Self.snaps(60, by: ["loner"], at: quiet, now: now).forEach(engine.glow.aggregate.add)
         #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) == before, "one person's Snaps alone are nothing")
-        let floor = engine.heatStyle.minimumPosters
-        Self.snaps(floor - 2, by: (1..<floor - 1).map { "near-\($0)" }, at: quiet, now: now).forEach(engine.glow.add)
+        let floor = engine.glow.style.minimumPosters
+        Self.snaps(floor - 2, by: (1..<floor - 1).map { "near-\($0)" }, at: quiet, now: now).forEach(engine.glow.aggregate.add)
         #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) == before, "k − 1 people are still nothing")
-        Self.snaps(1, by: ["the-kth"], at: quiet, now: now).forEach(engine.glow.add)
+        Self.snaps(1, by: ["the-kth"], at: quiet, now: now).forEach(engine.glow.aggregate.add)
         let after = try engine.renderHeatTile(tile, now: now)
         #expect(try PNGCodec.encode(after) != before)
         #expect((0..<256).contains { x in (0..<256).contains { after.pixel(x: x, y: $0).a > 0 } }, "k people's Snaps glow")
@@ -45,13 +45,13 @@ struct GlowTests {
         let engine = try Self.engine()
         let hour = (engine.scene.capturedAt.timeIntervalSince1970 / 3600).rounded(.up) * 3600
         let now = Date(timeIntervalSince1970: hour + offset)
-        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
+        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.aggregate.add(LiveGlow.posted(snap)) }
         let corner = try TileID(containing: Coordinate(lat: 40.7207, lon: -73.9515), zoom: 15)
         let bounds = corner.mercatorBounds
         let view = MapView(origin: MercatorPoint(x: bounds.minX, y: bounds.maxY), pixelsPerMetre: 256 / corner.span, width: 512, height: 512,
                            zoom: 15, scale: 1)
         let whole = try Canvas(width: 512, height: 512)
-        whole.composite(try engine.heatRenderer(for: view, now: now).render(view))
+        whole.composite(try engine.glow.renderer(for: view, at: now).render(view))
         #expect((0..<512).contains { y in whole.pixel(x: 256, y: y).a > 0 }, "the glow crosses the tiles' seam, so the comparison means something")
         var differing = 0
         for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
@@ -76,7 +76,7 @@ extension GlowTests {
     @Test func aHotspotKeepsItsColourFromZoom11To18() throws {
         let engine = try Self.engine()
         let now = engine.scene.capturedAt
-        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.add(LiveGlow.posted(snap)) }
+        for snap in try SnapsFile.read(engine.paths.dataDirectory.appendingPathComponent(SnapsFile.demoFile)) { engine.glow.aggregate.add(LiveGlow.posted(snap)) }
         let spec = try JSONDecoder().decode(ActivityGenerator.Hotspots.self,
                                             from: Data(contentsOf: engine.paths.dataDirectory.appendingPathComponent(SnapsFile.hotspotsFile)))
         let stops = try Self.rampStops(engine.paths.styleFile)
@@ -86,8 +86,8 @@ extension GlowTests {
             for zoom in stride(from: 11.0, through: 18.0, by: 0.5) {
                 let viewport = try Viewport(center: Coordinate(lat: hotspot.lat, lon: hotspot.lon), zoom: zoom, size: ScreenSize(width: 64, height: 64), scale: 1)
                 let view = MapView(viewport: viewport)
-                let field = engine.heatRenderer(for: view, now: now).density(for: view)
-                let level = min(Double(field.values[32 * field.width + 32]) / engine.heatStyle.maxDensity, 1)
+                let field = engine.glow.renderer(for: view, at: now).density(for: view)
+                let level = min(Double(field.values[32 * field.width + 32]) / engine.glow.style.maxDensity, 1)
                 densities.append(level)
                 steps.append(stops.lastIndex { $0 <= level } ?? 0)
             }

@@ -15,7 +15,7 @@ struct HeatLayerTests {
         let engine = try MapEngine(paths: EngineFixture.engine.get().paths)
         let now = engine.scene.capturedAt
         let live = LiveMapService(store: try SQLiteLiveStore(path: EngineFixture.temporaryURL("fixes-\(UUID().uuidString).db").path))
-        try LiveGlow.connect(engine.glow, live: live, clock: { now })
+        try LiveGlow.connect(engine.glow.aggregate, live: live, clock: { now })
         let quiet = try Coordinate(lat: 40.7065, lon: -73.9450)
         let tile = try TileID(containing: quiet, zoom: 15)
         let before = try PNGCodec.encode(engine.renderHeatTile(tile, now: now))
@@ -24,10 +24,10 @@ struct HeatLayerTests {
             let fix = try LocationFix(lat: quiet.lat, lon: quiet.lon, accuracyMeters: 5, takenAt: now.addingTimeInterval(-60))
             #expect(try live.updateLocation(person, fix: fix, now: now))
         }
-        #expect(engine.glow.cellCount == 0, "no fix reached the glow's cells")
+        #expect(engine.glow.aggregate.cellCount == 0, "no fix reached the glow's cells")
         #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) == before, "the glow is public: private locations add nothing to it")
         let point = WebMercator.projectUnchecked(lat: quiet.lat, lon: quiet.lon)
-        for person in people { engine.glow.add(PostedSnap(poster: person.rawValue, point: point, takenAt: now.addingTimeInterval(-60))) }
+        for person in people { engine.glow.aggregate.add(PostedSnap(poster: person.rawValue, point: point, takenAt: now.addingTimeInterval(-60))) }
         #expect(try PNGCodec.encode(engine.renderHeatTile(tile, now: now)) != before, "their Snaps there do glow")
     }
 

@@ -75,8 +75,8 @@ struct SharedLayerTests {
         let viewport = try Viewport(center: scene.viewport.center, zoom: 14, size: ScreenSize(width: 393, height: 852), scale: 1, insets: scene.viewport.insets)
         let before = try engine.renderFrame(viewport, layers: [.base, .heat], now: scene.capturedAt, sharing: sharing).png()
         let point = WebMercator.projectUnchecked(lat: scene.viewport.center.lat, lon: scene.viewport.center.lon)
-        for index in 0..<(engine.heatStyle.minimumPosters * 3) {
-            engine.glow.add(PostedSnap(poster: "poster-\(index % (engine.heatStyle.minimumPosters + 1))", point: point,
+        for index in 0..<(engine.glow.style.minimumPosters * 3) {
+            engine.glow.aggregate.add(PostedSnap(poster: "poster-\(index % (engine.glow.style.minimumPosters + 1))", point: point,
                                        takenAt: scene.capturedAt.addingTimeInterval(-Double(index) * 30)))
         }
         let after = try engine.renderFrame(viewport, layers: [.base, .heat], now: scene.capturedAt, sharing: sharing).png()

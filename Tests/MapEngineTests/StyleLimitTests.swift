@@ -12,6 +12,6 @@ struct StyleLimitTests {
         #expect(text.contains("\"groupOverlap\": 1"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-style-\(UUID().uuidString).json")
         try text.write(to: file, atomically: true, encoding: .utf8)
-        #expect { try PinLook.parse(Data(contentsOf: file), file: file.lastPathComponent) } throws: { "\($0)".contains("pins.groupOverlap") && "\($0)".contains("0.75") }
+        #expect { try EngineStyle(contentsOf: file) } throws: { "\($0)".contains("pins.layout.groupOverlap") && "\($0)".contains("0.75") }
     }
 }

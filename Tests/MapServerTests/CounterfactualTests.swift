@@ -99,7 +99,7 @@ struct CounterfactualTests {
         for minutes in 1...3 where change == "delete" {
             try changed.importSnaps([PublicSnap(person: jordan, coordinate: hotspot, takenAt: clock.current.addingTimeInterval(Double(-minutes * 60)))], now: clock.current)
         }
-        clock.advance(Double(engine.glow.settings.epochSeconds))
+        clock.advance(Double(engine.glow.aggregate.settings.epochSeconds))
         let now = clock.current
         let endsFriendship = ["block", "unfriend", "delete"].contains(change)
         switch change {
@@ -123,7 +123,7 @@ struct CounterfactualTests {
         default:
             // The glow changes in epochs, a deletion too: from the next one on, Jordan's Snaps are gone.
             try changed.removePerson("jordan")
-            clock.advance(Double(engine.glow.settings.epochSeconds))
+            clock.advance(Double(engine.glow.aggregate.settings.epochSeconds))
         }
         let (token, controlToken) = (try changed.mintToken(for: "samriv"), try without.mintToken(for: "samriv"))
         #expect(try changed.visibleFriends(of: sam, at: clock.current).count == without.visibleFriends(of: sam, at: clock.current).count,

@@ -74,7 +74,7 @@ struct ETagInputTests {
 
     @Test func clock() async throws {
         let world = try ETagWorld()
-        let epoch = Double(world.engine.heatStyle.epochSeconds)
+        let epoch = Double(world.engine.glow.style.epochSeconds)
         func epochAfter(_ date: Date) -> Date { Date(timeIntervalSince1970: (date.timeIntervalSince1970 / epoch).rounded(.up) * epoch + 30) }
         let labelled = ["layout", "layoutSelected", "frame", "pinsOnly", "selectedFrame"]
         let glow = ["glowMcCarren", "glowDomino", "heatMcCarren", "heatMcCarren2x", "heatDomino"]

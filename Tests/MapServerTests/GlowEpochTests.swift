@@ -25,7 +25,7 @@ struct GlowEpochTests {
         let demo = try InProcessMap.demoSnaps()
         let start = try Self.start(after: demo)
         let map = try InProcessMap(snaps: demo, at: start)
-        let epoch = TimeInterval(map.engine.heatStyle.epochSeconds)
+        let epoch = TimeInterval(map.engine.glow.style.epochSeconds)
         let boundary = (start.timeIntervalSince1970 / epoch).rounded(.up) * epoch
         let frame = ["layers": "base,heat", "center": "40.7207,-73.9515", "zoom": "15", "size": "256x256", "scale": "1"]
         let first = await map.fetch("/v1/me/frame.png", query: frame)
@@ -49,7 +49,7 @@ struct GlowEpochTests {
         let demo = try InProcessMap.demoSnaps()
         let start = try Self.start(after: demo)
         let map = try InProcessMap(snaps: demo, at: start)
-        let epoch = TimeInterval(map.engine.heatStyle.epochSeconds)
+        let epoch = TimeInterval(map.engine.glow.style.epochSeconds)
         let boundary = (start.timeIntervalSince1970 / epoch).rounded(.up) * epoch
         let near = "/heat/15/9652/12319.png", far = "/heat/15/9650/12320.png"
         let before = await map.fetch(near)

@@ -90,7 +90,7 @@ struct GlowKAnonymityTests {
         let captured = try SceneLoader(dataDirectory: InProcessMap.dataDirectory).load().capturedAt
         let (snaps, now) = (try Self.world(seed: seed, before: captured.addingTimeInterval(-60)), captured.addingTimeInterval(30))
         let full = try InProcessMap(snaps: snaps, at: now)
-        let settings = full.engine.glow.settings
+        let settings = full.engine.glow.aggregate.settings
         let posters = Self.posters(snaps, zoom: settings.cellZoom)
         let cells = Dictionary(grouping: snaps) { $0.person.rawValue }.mapValues { Set($0.map { Self.cell($0.coordinate, zoom: settings.cellZoom) }) }
         let hidden = cells.filter { $0.value.allSatisfy { (posters[$0]?.count ?? 0) < settings.minimumPosters } }.keys.sorted()
