@@ -147,7 +147,6 @@ extension MapAPI {
 
     private func relation(_ me: PersonID, _ method: String, _ kind: String, _ other: String) throws -> HTTPResponse {
         if let wait = writeLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let other = other.removingPercentEncoding ?? other
         switch (kind, method) {
         case ("friends", "POST"):
             let status = try live.requestFriend(me, other)

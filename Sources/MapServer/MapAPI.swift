@@ -104,7 +104,7 @@ public final class MapAPI: Sendable {
     /// Answers one request; errors become JSON with a 4xx or 5xx status.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard !request.queryRefused else {
-            return Self.json(400, ["error": "the query has a control character (%1E or %1F), more than 64 parameters or more than 8 KiB"])
+            return Self.json(400, ["error": "the URL has an encoded control character (%00-%1F or %7F), or its query more than 64 parameters or 8 KiB"])
         }
         guard request.query.count <= Self.maxQueryParameters else {
             return Self.json(400, ["error": "too many query parameters: at most \(Self.maxQueryParameters)"])
