@@ -6,10 +6,12 @@ public enum PlaceKind: UInt8, CaseIterable, Sendable {
     case neighbourhood = 0
     case park = 1
     case water = 2
+    case station = 3
 }
 
 /// Builds the places table at import: a label point and an area per neighbourhood (NYC 2020 NTAs, residential
-/// ones), park (NYC Parks properties) and named water (the water names file, shaped from the shoreline). Each
+/// ones), park (NYC Parks properties), named water (the water names file, shaped from the shoreline) and subway
+/// station (GTFS stations, area 0). Each
 /// place is one part: where its label goes, a point along the direction it is written (east for upright labels,
 /// along a water's long axis), then for neighbourhoods a few other points well inside, where the label may go
 /// when pins cover the first.
@@ -53,6 +55,10 @@ enum PlaceImporter {
             let shape = try WaterShape.read(water, land: land, file: waterNames.path)
             places.append(parts: [[shape.anchor, shape.anchor.offset(by: shape.axis)]], featureClass: PlaceKind.water.rawValue, name: water.name,
                           value: shape.area)
+        }
+        for station in try SubwayStations.read(sourceDirectory.appendingPathComponent(SubwayStations.file)) {
+            let point = WebMercator.projectUnchecked(lat: station.lat, lon: station.lon)
+            places.append(parts: [[point, MercatorPoint(x: point.x + 1, y: point.y)]], featureClass: PlaceKind.station.rawValue, name: station.name, value: 0)
         }
         return places
     }

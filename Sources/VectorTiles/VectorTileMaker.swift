@@ -2,7 +2,7 @@ import BaseMap
 import Foundation
 import GeoCore
 
-/// Makes Mapbox Vector Tiles (MVT 2.1) of the base map: layers `water`, `land`, `parks`, `streets` and `places`
+/// Makes Mapbox Vector Tiles (MVT 2.1) of the base map: layers `water`, `land`, `parks`, `streets`, `places` and `transit`
 /// (`VectorLayerSchema`), extent 4096, geometry clipped to a buffer around the tile, simplified to a tile unit
 /// and rounded; layers and features at the zooms the raster style shows them. Safe to share.
 public struct VectorTileMaker: Sendable {
@@ -35,7 +35,7 @@ public struct VectorTileMaker: Sendable {
         let frame = TileFrame(tile: id, extent: Self.extent, buffer: Self.buffer, tolerance: Self.tolerance)
         let (land, water) = landAndWater(frame)
         var tile = ProtobufWriter()
-        for layer in [polygonLayer("water", water), polygonLayer("land", land), parks(frame), streets(frame), places(frame)] where layer.featureCount > 0 {
+        for layer in [polygonLayer("water", water), polygonLayer("land", land), parks(frame), streets(frame), places(frame), transit(frame)] where layer.featureCount > 0 {
             tile.bytesField(3, layer.encoded())
         }
         return tile.bytes
