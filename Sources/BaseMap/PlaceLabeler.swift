@@ -49,6 +49,19 @@ struct NameOutline: Sendable {
     }
 
     static func width(_ layout: TextLayout, _ spacing: Double) -> Double { layout.advance + spacing * Double(layout.glyphs.count - 1) }
+
+    /// Half the length and half the height of the rectangle along the name that holds its ink (the slant included)
+    /// and `halo` pixels around it.
+    func halfExtents(halo: Double) -> (length: Double, height: Double) {
+        let height = layout.ascent + layout.descent
+        return (Self.width(layout, spacing) / 2 + italic * height + halo, height / 2 + halo)
+    }
+
+    /// The corners of that rectangle in view pixels.
+    func footprint(halo: Double) -> [Point] {
+        let (length, height) = halfExtents(halo: halo)
+        return [Point(-length, -height), Point(length, -height), Point(length, height), Point(-length, height)].map { Self.placement(anchor, angle).apply($0) }
+    }
     static func placement(_ anchor: Point, _ angle: Double) -> Raster.AffineTransform {
         Raster.AffineTransform.rotation(angle).then(.translation(anchor.x, anchor.y))
     }
@@ -117,19 +130,22 @@ struct PlaceLabeler {
             let angle = Self.readable(atan2(direction.y, direction.x))
             let size = layer.size.value(at: view.zoom) * view.scale
             guard let layout = try? font.layout(text, size: size), !layout.glyphs.isEmpty else { continue }
-            func outline(at point: Point, mark: Rect? = nil) -> NameOutline {
-                NameOutline(layout: layout, spacing: layer.letterSpacing * size, italic: layer.italic, anchor: point, angle: angle, mark: mark)
+            func outline(at point: Point, mark: Rect? = nil, along: Double? = nil) -> NameOutline {
+                NameOutline(layout: layout, spacing: layer.letterSpacing * size, italic: layer.italic, anchor: point, angle: along ?? angle, mark: mark)
             }
             var options: [NameOutline]
             if kind == .station {
                 // A station's name goes on the first side of its mark clear of the names before it (and inside the frame);
                 // the other sides stay its alternatives.
-                options = stationOutlines(layout, mark: anchor, outline: outline)
+                options = stationOutlines(layout, mark: anchor) { outline(at: $0, mark: $1) }
                 if let clear = options.firstIndex(where: { option in
                     !boxes.intersects(option.box.outset(by: places.padding * view.scale)) && labelArea.map { $0.contains(option.box) } ?? true
                 }) {
                     options.insert(options.remove(at: clear), at: 0)
                 }
+            } else if kind == .water {
+                options = waterOutlines(index, offset: offset) { outline(at: $0, along: $1) }
+                guard !options.isEmpty else { continue }
             } else {
                 options = [outline(at: anchor)] + (part.lowerBound + 2..<part.upperBound).map { point in
                     outline(at: Point(table.xs[point] * k, -table.ys[point] * k) + offset)
@@ -155,6 +171,20 @@ struct PlaceLabeler {
         let across = radius + look.gap * view.scale + width / 2
         let along = radius + look.gap * view.scale / 2 + height / 2
         return [Point(across, 0), Point(-across, 0), Point(0, -along), Point(0, along)].map { outline(mark + $0, markBox) }
+    }
+
+    /// A water's name at each of its spots where it stays on the water at this zoom, halo included (none when it fits
+    /// nowhere), in the spots' order.
+    private func waterOutlines(_ index: Int, offset: Point, outline: (Point, Double) -> NameOutline) -> [NameOutline] {
+        let table = store.places
+        let k = view.pixelsPerMetre
+        return table.parts(of: index).compactMap { part in
+            let points = table.points(ofPart: part).map { MercatorPoint(x: table.xs[$0], y: table.ys[$0]) }
+            guard let spot = WaterSpot(points: points) else { return nil }
+            let name = outline(Point(spot.anchor.x * k, -spot.anchor.y * k) + offset, Self.readable(atan2(-spot.axis.y, spot.axis.x)))
+            let half = name.halfExtents(halo: haloWidth / 2)
+            return spot.fits(halfLength: half.length / k, halfHeight: half.height / k) ? name : nil
+        }
     }
 
     /// Where each name shows clear of `avoiding` (its own place, or the first of its alternatives that is clear
