@@ -36,7 +36,8 @@ extension VectorTileMaker {
     }
 
     /// Label points of the places the raster map names at the zooms the tile is drawn at: `minzoom` is the
-    /// MapLibre zoom from which it does (its kind's first zoom, or later for a place too small on screen),
+    /// MapLibre zoom from which it does (its kind's first zoom, or later for a place too small on screen or a water
+    /// name that would reach land at its first spot),
     /// `angle` the direction of its text in degrees clockwise from east.
     func places(_ frame: TileFrame) -> VectorTileLayer {
         var layer = VectorTileLayer(name: "places", extent: Self.extent)
@@ -46,7 +47,11 @@ extension VectorTileMaker {
         for feature in BaseMapStore.features(of: table, grid: store.placeGrid, in: frame.area) {
             guard let kind = PlaceKind(rawValue: table.classes[feature]), kind != .station else { continue }
             let look = places.layer(kind)
-            let from = max(look.minZoom, Self.zoom(showing: table.values[feature], atLeast: look.minAreaPoints))
+            var from = max(look.minZoom, Self.zoom(showing: table.values[feature], atLeast: look.minAreaPoints))
+            if kind == .water {
+                guard let onWater = waterZooms[feature] else { continue }
+                from = max(from, onWater)
+            }
             guard from < zooms.until, look.maxZoom >= zooms.from else { continue }
             let first = table.points(ofPart: table.parts(of: feature).lowerBound).lowerBound
             let (x, y) = frame.point(x: table.xs[first], y: table.ys[first])

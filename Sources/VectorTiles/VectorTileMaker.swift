@@ -17,17 +17,16 @@ public struct VectorTileMaker: Sendable {
     public let layers: [VectorLayerSchema]
     /// Runs of the shoreline's rings with their bounds.
     let landRuns: PartChunks
+    /// The raster zoom from which each water's name stays on the water (by place index).
+    let waterZooms: [Int: Double]
 
     /// The vector tiles of what `baseMap` draws: its store and style.
     public init(_ baseMap: BaseMapRenderer) {
-        self.init(store: baseMap.store, style: baseMap.style)
-    }
-
-    public init(store: BaseMapStore, style: MapStyle) {
-        self.store = store
-        self.style = style
+        store = baseMap.store
+        style = baseMap.style
         layers = VectorLayerSchema.layers(for: style)
         landRuns = PartChunks(store.land)
+        waterZooms = baseMap.waterNameZooms()
     }
 
     /// The tile's bytes (uncompressed protobuf); empty layers are left out.
