@@ -52,6 +52,7 @@ public struct MapStyle: Sendable {
         public let padding: Double
         /// One layer per `PlaceKind`, in its order.
         public let layers: [PlaceLayer]
+        /// How subway stations are marked (their names are the `station` layer).
         public let stationMark: StationMark
 
         public func layer(_ kind: PlaceKind) -> PlaceLayer { layers[Int(kind.rawValue)] }

@@ -36,6 +36,7 @@ public struct HeatStyle: Sendable {
     public static let minimumPostersRange: ClosedRange<Int> = 1...1000
     public static let maxWeightPerPosterRange: ClosedRange<Double> = 0.01...1000
     public static let epochSecondsRange: ClosedRange<Int> = 1...3600
+    /// The zooms `maxOpacity` may name.
     public static let zoomRange: ClosedRange<Double> = 0...24
 
     public init(radius: Double, radiusMeters: Double?, radiusRange: ClosedRange<Double> = HeatStyle.radiusLimits, intensity: Double,

@@ -83,4 +83,14 @@ struct GlowLegibilityTests {
         #expect(nearest < farthest, "the middle of a hotspot thins at z17: \(nearest) against \(farthest)")
         #expect(near.prefix(20) == far.prefix(20), "the faint edges keep their opacity")
     }
+
+    /// A ceiling out of range or out of order is refused naming the stop and what is allowed.
+    @Test(arguments: [("[[15, 1.0], [17, 1.5]]", "heat.maxOpacity[1][1]", "0 … 1"), ("[[17, 1.0], [15, 0.3]]", "heat.maxOpacity[1][0]", "ascending"),
+                      ("[[15]]", "heat.maxOpacity[0]", "[zoom, opacity]")])
+    func badCeilingsAreNamed(stops: String, field: String, allowed: String) throws {
+        let style = try String(contentsOf: SceneLoaderTests.dataDirectory.appendingPathComponent("styles/snapmap.json"), encoding: .utf8)
+        let edited = style.replacingOccurrences(of: "\"maxOpacity\": [[15, 1.0], [16, 0.45], [17, 0.26]]", with: "\"maxOpacity\": \(stops)")
+        #expect(edited != style)
+        #expect { try HeatStyle.parse(Data(edited.utf8), file: "snapmap.json") } throws: { "\($0)".contains(field) && "\($0)".contains(allowed) }
+    }
 }
