@@ -9,7 +9,8 @@ public enum BaseMapCache {
     /// 2: the payload ends with its FNV-1a checksum. 3: a fourth table, places, and a value per feature.
     /// 4: the checksum takes the payload eight bytes at a time (a byte at a time was a third of a render's start).
     /// 5: in four lanes of eight bytes. 6: neighbourhood names without the tabulation's qualifiers, one place per name.
-    static let formatVersion = 6
+    /// 7: subway stations among the places. 8: a water's places, each with how far its name reaches on the water.
+    static let formatVersion = 8
     public static let fileName = "basemap.bin"
 
     /// A description of the sources that changes whenever one of them does (the water names file by content).

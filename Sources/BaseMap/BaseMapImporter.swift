@@ -10,7 +10,7 @@ public enum BaseMapImporter {
 
     /// Every source file the import reads, relative to the source directory.
     public static var sourceFiles: [String] {
-        streetFiles + [parksFile, PlaceImporter.neighbourhoodsFile] + ["shp", "shx", "dbf", "prj"].map { shorelineBase + "." + $0 }
+        streetFiles + [parksFile, PlaceImporter.neighbourhoodsFile, SubwayStations.file] + ["shp", "shx", "dbf", "prj"].map { shorelineBase + "." + $0 }
     }
 
     /// Checks that every source exists, naming the first missing one and where it was expected.

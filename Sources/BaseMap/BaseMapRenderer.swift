@@ -2,7 +2,7 @@ import Foundation
 import GeoCore
 import Raster
 
-/// Draws the base layers (water, land, parks, street casings and fills, street names) for any view.
+/// Draws the base layers (water, land, parks, street casings and fills, station marks, street names) for any view.
 /// Geometry comes from a buffer around the view, so strokes and names that cross a tile edge continue in
 /// the neighbouring tile. Safe to share: it holds immutable data and a thread-safe font.
 public final class BaseMapRenderer: Sendable {
@@ -69,13 +69,18 @@ public final class BaseMapRenderer: Sendable {
                         width: Double(frame.width), height: Double(frame.height))
         }
         var placeBoxes: [Rect] = []
+        if let places = style.places {
+            let marks = StationMarks(store: store, look: places.stationMark, view: view)
+            marks.draw(into: canvas)
+            placeBoxes = marks.boxes()
+        }
         let streetNames = view.zoom >= style.labels.minZoom
         // A frame's names are drawn by the caller; here they only keep street names clear, when there are any.
         if let places = style.places, frame == nil || streetNames {
             let labeler = PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: labelArea)
             let placed = labeler.place()
             if frame == nil { labeler.draw(placed, into: canvas, avoiding: []) }
-            placeBoxes = placed.map { $0.box.outset(by: places.padding * view.scale) }
+            placeBoxes += placed.map { $0.box.outset(by: places.padding * view.scale) }
         }
         if streetNames {
             StreetLabeler(store: store, style: style, font: labelFont, view: view, obstacles: placeBoxes, labelArea: labelArea).draw(into: canvas)

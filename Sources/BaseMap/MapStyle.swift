@@ -35,6 +35,16 @@ public struct MapStyle: Sendable {
         public let italic: Double
     }
 
+    /// A subway station's mark: a ringed dot from its zoom (radius in points by zoom), its name `gap` points beside it.
+    public struct StationMark: Sendable {
+        public let minZoom: Double
+        public let radius: ZoomStops
+        public let fill: Color
+        public let ring: Color
+        public let ringWidth: Double
+        public let gap: Double
+    }
+
     public struct Places: Sendable {
         public let halo: Color
         public let haloWidth: Double
@@ -42,6 +52,8 @@ public struct MapStyle: Sendable {
         public let padding: Double
         /// One layer per `PlaceKind`, in its order.
         public let layers: [PlaceLayer]
+        /// How subway stations are marked (their names are the `station` layer).
+        public let stationMark: StationMark
 
         public func layer(_ kind: PlaceKind) -> PlaceLayer { layers[Int(kind.rawValue)] }
     }

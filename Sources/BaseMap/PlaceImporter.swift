@@ -6,13 +6,15 @@ public enum PlaceKind: UInt8, CaseIterable, Sendable {
     case neighbourhood = 0
     case park = 1
     case water = 2
+    case station = 3
 }
 
 /// Builds the places table at import: a label point and an area per neighbourhood (NYC 2020 NTAs, residential
-/// ones), park (NYC Parks properties) and named water (the water names file, shaped from the shoreline). Each
-/// place is one part: where its label goes, a point along the direction it is written (east for upright labels,
-/// along a water's long axis), then for neighbourhoods a few other points well inside, where the label may go
-/// when pins cover the first.
+/// ones), park (NYC Parks properties), named water (the water names file, shaped from the shoreline) and subway
+/// station (GTFS stations, area 0). Each place's first part is where its label goes and a point along the direction
+/// it is written (east for upright labels, along a water's long axis), then for neighbourhoods a few other points
+/// well inside, where the label may go when pins cover the first; a water has a part per spot its name may go
+/// (`WaterSpot`), each with how far a name reaches there on the water.
 enum PlaceImporter {
     static let neighbourhoodsFile = "neighborhoods.geojson"
     /// NTA type "0" is residential; the others are parks, cemeteries, airports and the like.
@@ -51,8 +53,11 @@ enum PlaceImporter {
         }
         for water in try WaterNames.load(waterNames) {
             let shape = try WaterShape.read(water, land: land, file: waterNames.path)
-            places.append(parts: [[shape.anchor, shape.anchor.offset(by: shape.axis)]], featureClass: PlaceKind.water.rawValue, name: water.name,
-                          value: shape.area)
+            places.append(parts: shape.spots.map(\.points), featureClass: PlaceKind.water.rawValue, name: water.name, value: shape.area)
+        }
+        for station in try SubwayStations.read(sourceDirectory.appendingPathComponent(SubwayStations.file)) {
+            let point = WebMercator.projectUnchecked(lat: station.lat, lon: station.lon)
+            places.append(parts: [[point, MercatorPoint(x: point.x + 1, y: point.y)]], featureClass: PlaceKind.station.rawValue, name: station.name, value: 0)
         }
         return places
     }

@@ -24,8 +24,8 @@ public struct NamePlacement: Hashable, Sendable {
     public let option: Int
 }
 
-/// Where a name's text goes: its shaped text, centre, angle and box; the glyph outlines are made only for the
-/// names that are drawn.
+/// Where a name's text goes: its shaped text, centre, angle and box (with the mark it labels, for a station); the
+/// glyph outlines are made only for the names that are drawn.
 struct NameOutline: Sendable {
     let layout: TextLayout
     let spacing: Double
@@ -34,7 +34,7 @@ struct NameOutline: Sendable {
     let angle: Double
     let box: Rect
 
-    init(layout: TextLayout, spacing: Double, italic: Double, anchor: Point, angle: Double) {
+    init(layout: TextLayout, spacing: Double, italic: Double, anchor: Point, angle: Double, mark: Rect? = nil) {
         self.layout = layout
         self.spacing = spacing
         self.italic = italic
@@ -44,10 +44,24 @@ struct NameOutline: Sendable {
         let corners = [Point(-width / 2, -height / 2), Point(width / 2, -height / 2), Point(-width / 2, height / 2), Point(width / 2, height / 2)]
             .map { Self.placement(anchor, angle).apply($0) }
         let (xs, ys) = (corners.map(\.x), corners.map(\.y))
-        box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        let text = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        box = mark.map(text.union) ?? text
     }
 
     static func width(_ layout: TextLayout, _ spacing: Double) -> Double { layout.advance + spacing * Double(layout.glyphs.count - 1) }
+
+    /// Half the length and half the height of the rectangle along the name that holds its ink (the slant included)
+    /// and `halo` pixels around it.
+    func halfExtents(halo: Double) -> (length: Double, height: Double) {
+        let height = layout.ascent + layout.descent
+        return (Self.width(layout, spacing) / 2 + italic * height + halo, height / 2 + halo)
+    }
+
+    /// The corners of that rectangle in view pixels.
+    func footprint(halo: Double) -> [Point] {
+        let (length, height) = halfExtents(halo: halo)
+        return [Point(-length, -height), Point(length, -height), Point(length, height), Point(-length, height)].map { Self.placement(anchor, angle).apply($0) }
+    }
     static func placement(_ anchor: Point, _ angle: Double) -> Raster.AffineTransform {
         Raster.AffineTransform.rotation(angle).then(.translation(anchor.x, anchor.y))
     }
@@ -67,10 +81,10 @@ struct NameOutline: Sendable {
     }
 }
 
-/// Names of neighbourhoods (spaced capitals), parks and waters (italic, along the water's long axis), placed
-/// before street names, which keep clear of them. Like street names, positions are fixed in world pixels at a
-/// zoom and candidates come from beyond the view in one global order (waters, neighbourhoods, parks; larger
-/// first), so every tile and frame at a zoom agrees on which names show. In a frame (`labelArea`), a name that
+/// Names of neighbourhoods (spaced capitals), subway stations (beside their mark: right, else left, above or below),
+/// parks and waters (italic, along the water's long axis), placed before street names, which keep clear of them. Like street names, positions are fixed in world pixels at a
+/// zoom and candidates come from beyond the view in one global order (waters, neighbourhoods, stations, parks;
+/// larger first), so every tile and frame at a zoom agrees on which names show. In a frame (`labelArea`), a name that
 /// would be cut by the frame's edge is left out.
 struct PlaceLabeler {
     /// How far beyond the view candidates are gathered, in pixels at the view's scale (a long name).
@@ -116,19 +130,61 @@ struct PlaceLabeler {
             let angle = Self.readable(atan2(direction.y, direction.x))
             let size = layer.size.value(at: view.zoom) * view.scale
             guard let layout = try? font.layout(text, size: size), !layout.glyphs.isEmpty else { continue }
-            func outline(at point: Point) -> NameOutline {
-                NameOutline(layout: layout, spacing: layer.letterSpacing * size, italic: layer.italic, anchor: point, angle: angle)
+            func outline(at point: Point, mark: Rect? = nil, along: Double? = nil) -> NameOutline {
+                NameOutline(layout: layout, spacing: layer.letterSpacing * size, italic: layer.italic, anchor: point, angle: along ?? angle, mark: mark)
             }
-            let label = outline(at: anchor)
+            var options: [NameOutline]
+            if kind == .station {
+                // A station's name goes on the first side of its mark clear of the names before it (and inside the frame);
+                // the other sides stay its alternatives.
+                options = stationOutlines(layout, mark: anchor) { outline(at: $0, mark: $1) }
+                if let clear = options.firstIndex(where: { option in
+                    !boxes.intersects(option.box.outset(by: places.padding * view.scale)) && labelArea.map { $0.contains(option.box) } ?? true
+                }) {
+                    options.insert(options.remove(at: clear), at: 0)
+                }
+            } else if kind == .water {
+                options = waterOutlines(index, offset: offset) { outline(at: $0, along: $1) }
+                guard !options.isEmpty else { continue }
+            } else {
+                options = [outline(at: anchor)] + (part.lowerBound + 2..<part.upperBound).map { point in
+                    outline(at: Point(table.xs[point] * k, -table.ys[point] * k) + offset)
+                }
+            }
+            let label = options[0]
             let padded = label.box.outset(by: places.padding * view.scale)
             guard !boxes.intersects(padded) else { continue }
             if let labelArea, !labelArea.contains(label.box) { continue }
             boxes.append(padded)
-            let others = (part.lowerBound + 2..<part.upperBound).map { point in outline(at: Point(table.xs[point] * k, -table.ys[point] * k) + offset) }
-                .filter { other in labelArea.map { $0.contains(other.box) } ?? true }
+            let others = options.dropFirst().filter { other in labelArea.map { $0.contains(other.box) } ?? true }
             placed.append(PlaceName(name: table.names[index], kind: kind, outline: label, alternatives: others, color: layer.color))
         }
         return placed
+    }
+
+    /// A station's name beside its mark (right, left, above, below), each box holding the mark.
+    private func stationOutlines(_ layout: TextLayout, mark: Point, outline: (Point, Rect?) -> NameOutline) -> [NameOutline] {
+        let look = places.stationMark
+        let radius = StationMarks(store: store, look: look, view: view).radius
+        let markBox = Rect(x: mark.x - radius, y: mark.y - radius, width: 2 * radius, height: 2 * radius)
+        let (width, height) = (layout.advance, layout.ascent + layout.descent)
+        let across = radius + look.gap * view.scale + width / 2
+        let along = radius + look.gap * view.scale / 2 + height / 2
+        return [Point(across, 0), Point(-across, 0), Point(0, -along), Point(0, along)].map { outline(mark + $0, markBox) }
+    }
+
+    /// A water's name at each of its spots where it stays on the water at this zoom, halo included (none when it fits
+    /// nowhere), in the spots' order.
+    private func waterOutlines(_ index: Int, offset: Point, outline: (Point, Double) -> NameOutline) -> [NameOutline] {
+        let table = store.places
+        let k = view.pixelsPerMetre
+        return table.parts(of: index).compactMap { part in
+            let points = table.points(ofPart: part).map { MercatorPoint(x: table.xs[$0], y: table.ys[$0]) }
+            guard let spot = WaterSpot(points: points) else { return nil }
+            let name = outline(Point(spot.anchor.x * k, -spot.anchor.y * k) + offset, Self.readable(atan2(-spot.axis.y, spot.axis.x)))
+            let half = name.halfExtents(halo: haloWidth / 2)
+            return spot.fits(halfLength: half.length / k, halfHeight: half.height / k) ? name : nil
+        }
     }
 
     /// Where each name shows clear of `avoiding` (its own place, or the first of its alternatives that is clear
@@ -181,13 +237,14 @@ struct PlaceLabeler {
         return Rect(x: x0, y: y0, width: ink.maxX.rounded(.up) - x0, height: ink.maxY.rounded(.up) - y0)
     }
 
-    /// Waters first, then neighbourhoods, then parks.
+    /// Waters first, then neighbourhoods, stations, parks.
     private static func order(_ kind: UInt8) -> Int {
         switch PlaceKind(rawValue: kind) {
         case .water: 0
         case .neighbourhood: 1
-        case .park: 2
-        case nil: 3
+        case .station: 2
+        case .park: 3
+        case nil: 4
         }
     }
 

@@ -15,11 +15,14 @@ struct StyleRecord: Decodable {
     struct PlaceLayer: Decodable {
         let color: String; let minZoom: Double; let maxZoom: Double; let size: [[Double]]; let minAreaPoints: Double
         let letterSpacing: Double; let uppercase: Bool; let italic: Double
+        /// The station layer's mark.
+        let mark: Mark?
     }
+    struct Mark: Decodable { let minZoom: Double; let radius: [[Double]]; let fill: String; let ring: String; let ringWidth: Double; let gap: Double }
     struct Attribution: Decodable { let text: String; let size: Double; let ink: String; let plate: String; let margin: Double }
     struct Places: Decodable {
         let halo: String; let haloWidth: Double; let padding: Double
-        let neighbourhood: PlaceLayer; let park: PlaceLayer; let water: PlaceLayer
+        let neighbourhood: PlaceLayer; let park: PlaceLayer; let water: PlaceLayer; let station: PlaceLayer
     }
 
     let name: String
@@ -89,7 +92,8 @@ struct StyleRecord: Decodable {
                                  number: (Double, String, ClosedRange<Double>) throws(DataFileError) -> Double,
                                  file: String) throws(DataFileError) -> MapStyle.Places {
         var placeLayers: [MapStyle.PlaceLayer] = []
-        for (kind, layer) in [(PlaceKind.neighbourhood, places.neighbourhood), (.park, places.park), (.water, places.water)] {
+        for (kind, layer) in [(PlaceKind.neighbourhood, places.neighbourhood), (.park, places.park), (.water, places.water),
+                                 (.station, places.station)] {
             let path = "places.\(kind)"
             placeLayers.append(MapStyle.PlaceLayer(
                 color: try color(layer.color, path + ".color"), minZoom: try number(layer.minZoom, path + ".minZoom", 0...24),
@@ -98,7 +102,13 @@ struct StyleRecord: Decodable {
                 letterSpacing: try number(layer.letterSpacing, path + ".letterSpacing", 0...1), uppercase: layer.uppercase,
                 italic: try number(layer.italic, path + ".italic", 0...0.5)))
         }
+        guard let mark = places.station.mark else { throw DataFileError(file: file, path: "places.station.mark", message: "missing: a station needs a mark") }
+        let stationMark = MapStyle.StationMark(
+            minZoom: try number(mark.minZoom, "places.station.mark.minZoom", 0...24),
+            radius: try ZoomStops(mark.radius, field: "places.station.mark.radius", file: file), fill: try color(mark.fill, "places.station.mark.fill"),
+            ring: try color(mark.ring, "places.station.mark.ring"), ringWidth: try number(mark.ringWidth, "places.station.mark.ringWidth", 0...10),
+            gap: try number(mark.gap, "places.station.mark.gap", 0...50))
         return MapStyle.Places(halo: try color(places.halo, "places.halo"), haloWidth: try number(places.haloWidth, "places.haloWidth", 0...10),
-                               padding: try number(places.padding, "places.padding", 0...100), layers: placeLayers)
+                               padding: try number(places.padding, "places.padding", 0...100), layers: placeLayers, stationMark: stationMark)
     }
 }

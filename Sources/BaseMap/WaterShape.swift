@@ -39,16 +39,22 @@ struct WaterNames: Decodable {
 
 /// A named water's shape read from the shoreline: the water cells of a grid around its seed that the seed
 /// reaches without crossing land; its label goes at the cell farthest from land (near the seed), written along
-/// the cells' long axis (their principal component).
+/// the cells' long axis (their principal component), or, where a name of its size would reach land there, at one
+/// of a few other deep cells, along the water's axis around each.
 struct WaterShape {
     /// Grid cells of this many mercator metres.
     static let cell = 40.0
+    /// Places kept for a water's name, its first included.
+    static let spotCount = 6
 
-    let anchor: MercatorPoint
-    /// A unit vector along the long axis, pointing east (or north when the axis is north–south).
-    let axis: (x: Double, y: Double)
+    /// The first spot is the cell farthest from land near the seed, along the whole water's axis.
+    let spots: [WaterSpot]
     /// The area of the water reached, square mercator metres.
     let area: Double
+
+    var anchor: MercatorPoint { spots[0].anchor }
+    /// A unit vector along the long axis, pointing east (or north when the axis is north–south).
+    var axis: (x: Double, y: Double) { spots[0].axis }
 
     static func read(_ water: WaterNames.Water, land: BaseMapStore, file: String) throws(DataFileError) -> WaterShape {
         let seed = WebMercator.projectUnchecked(lat: water.lat, lon: water.lon)
@@ -93,8 +99,41 @@ struct WaterShape {
             return dx * dx + dy * dy <= centre * centre / 4
         }
         let best = near.max { a, b in (distance[a], -abs(a - centre * side - centre)) < (distance[b], -abs(b - centre * side - centre)) } ?? queue[0]
-        return WaterShape(anchor: point(best % side, best / side), axis: principalAxis(cells.map { point($0 % side, $0 / side) }),
-                          area: Double(cells.count) * cell * cell)
+        // Other spots: the deepest cells, each at least a quarter of the reach from those before.
+        var picked = [best]
+        let spacing = Double(centre) / 4
+        for index in cells.sorted(by: { distance[$0] != distance[$1] ? distance[$0] > distance[$1] : $0 < $1 }) where picked.count < spotCount {
+            guard distance[index] >= 2 else { break }
+            if picked.allSatisfy({ hypot(Double($0 % side - index % side), Double($0 / side - index / side)) >= spacing }) { picked.append(index) }
+        }
+        let edges = shorelineEdges(land, around: seed, within: 2 * reach)
+        let spots = picked.enumerated().map { order, index in
+            let anchor = point(index % side, index / side)
+            // Around each other spot the water's own axis: the cells within a quarter of the reach.
+            let local = order == 0 ? cells : cells.filter { hypot(Double($0 % side - index % side), Double($0 / side - index / side)) <= spacing }
+            let axis = principalAxis(local.map { point($0 % side, $0 / side) })
+            return WaterSpot(anchor: anchor, axis: axis, halfLengths: WaterSpot.halfLengths(at: anchor, axis: axis, edges: edges, cap: reach))
+        }
+        return WaterShape(spots: spots, area: Double(cells.count) * cell * cell)
+    }
+
+    /// The shoreline's edges that meet a square of half-side `within` around a point.
+    private static func shorelineEdges(_ land: BaseMapStore, around centre: MercatorPoint, within: Double) -> [(MercatorPoint, MercatorPoint)] {
+        let box = MercatorRect(minX: centre.x - within, minY: centre.y - within, maxX: centre.x + within, maxY: centre.y + within)
+        let table = land.land
+        var edges: [(MercatorPoint, MercatorPoint)] = []
+        for feature in BaseMapStore.features(of: table, grid: land.landGrid, in: box) {
+            for part in table.parts(of: feature) {
+                let ring = table.points(ofPart: part)
+                var previous = ring.upperBound - 1
+                for index in ring {
+                    let (a, b) = (MercatorPoint(x: table.xs[previous], y: table.ys[previous]), MercatorPoint(x: table.xs[index], y: table.ys[index]))
+                    if max(a.x, b.x) >= box.minX, min(a.x, b.x) <= box.maxX, max(a.y, b.y) >= box.minY, min(a.y, b.y) <= box.maxY { edges.append((a, b)) }
+                    previous = index
+                }
+            }
+        }
+        return edges
     }
 
     /// Which grid cells are water: each row's crossings with the land rings inside the grid's box, filled

@@ -39,7 +39,7 @@ public struct HeatRenderer: Sendable {
     /// The glow as an image of the view's size (transparent where there is no activity).
     public func render(_ view: MapView) throws(RasterError) -> Image {
         let field = density(for: view)
-        let colors = palette
+        let colors = palette(at: view.zoom)
         var pixels = [UInt8](repeating: 0, count: field.width * field.height * 4)
         for (index, value) in field.values.enumerated() where value > 0 {
             let color = colors[rampIndex(value)]
@@ -57,11 +57,19 @@ public struct HeatRenderer: Sendable {
         let field = density(for: view)
         var indices = [UInt16](repeating: 0, count: field.values.count)
         for (index, value) in field.values.enumerated() where value > 0 { indices[index] = UInt16(rampIndex(value) + 1) }
-        try canvas.composite(paletteIndices: indices, width: field.width, height: field.height, palette: palette)
+        try canvas.composite(paletteIndices: indices, width: field.width, height: field.height, palette: palette(at: view.zoom))
     }
 
-    /// The ramp's colours at the style's opacity.
-    private var palette: [Color] { style.ramp.map { $0.withOpacity(style.opacity) } }
+    /// The ramp's colours at the style's opacity, none more opaque than the zoom's ceiling: each keeps its colour,
+    /// and only the densest (the middle of a hotspot) thin out where the ceiling is low.
+    public func palette(at zoom: Double) -> [Color] {
+        let ceiling = UInt8((style.opacityCeiling(at: zoom) * 255).rounded())
+        return style.ramp.map { color in
+            var thinned = color.withOpacity(style.opacity)
+            thinned.a = min(thinned.a, ceiling)
+            return thinned
+        }
+    }
 
     /// The ramp entry of a density.
     private func rampIndex(_ value: Float) -> Int {

@@ -17,6 +17,9 @@ public struct HeatStyle: Sendable {
     /// The density that maps to the top of the ramp, the same for every tile and frame.
     public let maxDensity: Double
     public let opacity: Double
+    /// The most opaque the glow may be at a zoom (zoom, opacity stops, linear between them, held beyond): at street
+    /// zoom the middle of a large area thins to it while its edges and colours stay, so what lies under it stays legible.
+    public let maxOpacity: [(zoom: Double, opacity: Double)]
     /// How fast a Snap's weight halves, and how many distinct people must have posted in a place before it glows.
     public let halfLifeHours: Double
     public let minimumPosters: Int
@@ -33,10 +36,12 @@ public struct HeatStyle: Sendable {
     public static let minimumPostersRange: ClosedRange<Int> = 1...1000
     public static let maxWeightPerPosterRange: ClosedRange<Double> = 0.01...1000
     public static let epochSecondsRange: ClosedRange<Int> = 1...3600
+    /// The zooms `maxOpacity` may name.
+    public static let zoomRange: ClosedRange<Double> = 0...24
 
     public init(radius: Double, radiusMeters: Double?, radiusRange: ClosedRange<Double> = HeatStyle.radiusLimits, intensity: Double,
                 maxDensity: Double, opacity: Double, halfLifeHours: Double = 6, minimumPosters: Int = 5, maxWeightPerPoster: Double = 3, epochSeconds: Int = 300,
-                stops: [(Double, Color)]) throws(RasterError) {
+                maxOpacity: [(zoom: Double, opacity: Double)] = [], stops: [(Double, Color)]) throws(RasterError) {
         guard radiusRange.lowerBound.isFinite, radiusRange.upperBound.isFinite, Self.radiusLimits.contains(radiusRange.lowerBound),
               Self.radiusLimits.contains(radiusRange.upperBound) else {
             throw .invalid(field: "heat.radiusRange", reason: "\(radiusRange) is out of range: allowed [min, max] within 1 … 1000 points")
@@ -62,6 +67,14 @@ public struct HeatStyle: Sendable {
         if let radiusMeters, !(1...5000).contains(radiusMeters) {
             throw .invalid(field: "heat.radiusMeters", reason: "\(radiusMeters) is out of range: allowed 1 … 5000")
         }
+        for (index, stop) in maxOpacity.enumerated() {
+            guard stop.zoom.isFinite, Self.zoomRange.contains(stop.zoom), index == 0 || stop.zoom > maxOpacity[index - 1].zoom else {
+                throw .invalid(field: "heat.maxOpacity[\(index)][0]", reason: "\(stop.zoom) is out of range: allowed zooms 0 … 24, ascending")
+            }
+            guard stop.opacity.isFinite, (0.0...1).contains(stop.opacity) else {
+                throw .invalid(field: "heat.maxOpacity[\(index)][1]", reason: "\(stop.opacity) is out of range: allowed 0 … 1")
+            }
+        }
         guard stops.count >= 2, stops.first?.0 == 0, stops.last?.0 == 1, zip(stops, stops.dropFirst()).allSatisfy({ $0.0 < $1.0 }) else {
             throw .invalid(field: "heat.ramp", reason: "needs stops from 0 to 1 in ascending order")
         }
@@ -75,7 +88,18 @@ public struct HeatStyle: Sendable {
         self.minimumPosters = minimumPosters
         self.maxWeightPerPoster = maxWeightPerPoster
         self.epochSeconds = epochSeconds
+        self.maxOpacity = maxOpacity
         ramp = (0..<256).map { step in Self.color(at: Double(step) / 255, stops: stops) }
+    }
+
+    /// The ceiling on the glow's opacity at a zoom (1 when the style sets none).
+    public func opacityCeiling(at zoom: Double) -> Double {
+        guard let first = maxOpacity.first, let last = maxOpacity.last else { return 1 }
+        if zoom <= first.zoom { return first.opacity }
+        if zoom >= last.zoom { return last.opacity }
+        let upper = maxOpacity.firstIndex { $0.zoom >= zoom }!
+        let (a, b) = (maxOpacity[upper - 1], maxOpacity[upper])
+        return a.opacity + (b.opacity - a.opacity) * (zoom - a.zoom) / (b.zoom - a.zoom)
     }
 
     /// Straight colours interpolated between stops (alpha too).
@@ -103,6 +127,7 @@ extension HeatStyle: Decodable {
         let minimumPosters: Int
         let maxWeightPerPoster: Double
         let epochSeconds: Int
+        let maxOpacity: [[Double]]?
         let ramp: [Stop]
     }
 
@@ -129,10 +154,15 @@ extension HeatStyle: Decodable {
             }
             range = pair[0]...pair[1]
         }
+        var ceiling: [(zoom: Double, opacity: Double)] = []
+        for (index, pair) in (heat.maxOpacity ?? []).enumerated() {
+            guard pair.count == 2 else { throw DataFileError(file: "", path: "heat.maxOpacity[\(index)]", message: "expected [zoom, opacity], got \(pair)") }
+            ceiling.append((pair[0], pair[1]))
+        }
         do {
             try self.init(radius: heat.radius, radiusMeters: heat.radiusMeters, radiusRange: range, intensity: heat.intensity, maxDensity: heat.maxDensity,
                           opacity: heat.opacity, halfLifeHours: heat.halfLifeHours, minimumPosters: heat.minimumPosters,
-                          maxWeightPerPoster: heat.maxWeightPerPoster, epochSeconds: heat.epochSeconds, stops: stops)
+                          maxWeightPerPoster: heat.maxWeightPerPoster, epochSeconds: heat.epochSeconds, maxOpacity: ceiling, stops: stops)
         } catch {
             guard case RasterError.invalid(let field, let reason) = error else { throw DataFileError(file: "", path: "heat", message: "\(error)") }
             throw DataFileError(file: "", path: field, message: reason)

@@ -36,8 +36,12 @@ enum MapLibreLabels {
                       "text-halo-width": labels.haloWidth],
         ]]
         guard let places = style.places else { return layers }
-        // MapLibre places the top layer's symbols first: waters, then neighbourhoods, then parks, as the raster map.
-        for kind in [PlaceKind.park, .neighbourhood, .water] {
+        // MapLibre places the top layer's symbols first: waters, then neighbourhoods, stations, parks, as the raster map.
+        for kind in [PlaceKind.park, .station, .neighbourhood, .water] {
+            guard kind != .station else {
+                layers.append(stationNames(places))
+                continue
+            }
             let look = places.layer(kind)
             let name = VectorTileMaker.kindNames[Int(kind.rawValue)]
             layers.append([
@@ -53,6 +57,22 @@ enum MapLibreLabels {
             ])
         }
         return layers
+    }
+
+    /// Station names beside their marks: right of the mark, else left, below or above (the raster map's order).
+    static func stationNames(_ places: MapStyle.Places) -> [String: Any] {
+        let (look, mark) = (places.layer(.station), places.stationMark)
+        let reference = max(mark.minZoom, look.minZoom) + 2
+        let offset = (mark.radius.value(at: reference) + mark.ringWidth / 2 + mark.gap) / look.size.value(at: reference)
+        return [
+            "id": "station-names", "type": "symbol", "source": "snapmap", "source-layer": "transit",
+            "minzoom": MapLibreStyle.glZoom(look.minZoom), "maxzoom": MapLibreStyle.glZoom(look.maxZoom),
+            "layout": ["text-field": ["get", "name"], "text-font": [MapLibreStyle.fontStack], "text-size": MapLibreStyle.stops(look.size),
+                       "text-variable-anchor": ["left", "right", "top", "bottom"], "text-radial-offset": (offset * 100).rounded() / 100,
+                       "text-justify": "auto", "text-padding": places.padding, "text-max-width": Self.unwrapped],
+            "paint": ["text-color": MapLibreStyle.css(look.color), "text-halo-color": MapLibreStyle.css(places.halo),
+                      "text-halo-width": places.haloWidth],
+        ]
     }
 
     /// Circles for friends and groups (`color` and `label` properties), and their labels when there is text.

@@ -66,6 +66,11 @@ public enum MapLibreStyle {
             let look = style.street(street)
             layers.append(line("streets-\(street.rawValue)", street, minZoom: look.minZoom, color: look.color, width: stops(look.width)))
         }
+        if let mark = style.places?.stationMark {
+            layers.append(["id": "stations", "type": "circle", "source": "snapmap", "source-layer": "transit", "minzoom": glZoom(mark.minZoom),
+                           "paint": ["circle-radius": stops(mark.radius), "circle-color": css(mark.fill), "circle-stroke-color": css(mark.ring),
+                                     "circle-stroke-width": mark.ringWidth]])
+        }
         layers.append(["id": "heat", "type": "raster", "source": "heat", "minzoom": glZoom(Double(sources.heatZooms.lowerBound)), "paint": ["raster-fade-duration": 0]])
         if text { layers += MapLibreLabels.layers(style) }
         layers += MapLibreLabels.friendLayers(friends, text: text)

@@ -19,7 +19,7 @@ public struct VectorLayerSchema: Sendable, Encodable, Equatable {
     /// The layers in drawing order.
     public static func layers(for style: MapStyle) -> [VectorLayerSchema] {
         let streetsFrom = StreetClass.allCases.map { style.street($0).minZoom }.min() ?? 0
-        let placesFrom = style.places?.layers.map(\.minZoom).min()
+        let placesFrom = style.places.map { places in PlaceKind.allCases.filter { $0 != .station }.map { places.layer($0).minZoom }.min() ?? 0 }
         var layers = [
             VectorLayerSchema(id: "water", description: "Water: the tile less the land", minzoom: 0, maxzoom: maxZoom, fields: [:]),
             VectorLayerSchema(id: "land", description: "Land inside the borough shoreline", minzoom: 0, maxzoom: maxZoom, fields: [:]),
@@ -32,6 +32,11 @@ public struct VectorLayerSchema: Sendable, Encodable, Equatable {
             layers.append(VectorLayerSchema(id: "places", description: "Label points of neighbourhoods, parks and waters",
                                             minzoom: firstTile(placesFrom), maxzoom: maxZoom,
                                             fields: ["kind": "String", "name": "String", "area": "Number", "minzoom": "Number", "angle": "Number"]))
+        }
+        if let places = style.places {
+            layers.append(VectorLayerSchema(id: "transit", description: "Subway stations (GTFS stations): a mark, and the name from minzoom",
+                                            minzoom: firstTile(places.stationMark.minZoom), maxzoom: maxZoom,
+                                            fields: ["kind": "String", "name": "String", "minzoom": "Number"]))
         }
         return layers
     }

@@ -36,7 +36,8 @@ extension VectorTileMaker {
     }
 
     /// Label points of the places the raster map names at the zooms the tile is drawn at: `minzoom` is the
-    /// MapLibre zoom from which it does (its kind's first zoom, or later for a place too small on screen),
+    /// MapLibre zoom from which it does (its kind's first zoom, or later for a place too small on screen or a water
+    /// name that would reach land at its first spot),
     /// `angle` the direction of its text in degrees clockwise from east.
     func places(_ frame: TileFrame) -> VectorTileLayer {
         var layer = VectorTileLayer(name: "places", extent: Self.extent)
@@ -44,9 +45,13 @@ extension VectorTileMaker {
         let zooms = frame.styleZooms
         let table = store.places
         for feature in BaseMapStore.features(of: table, grid: store.placeGrid, in: frame.area) {
-            guard let kind = PlaceKind(rawValue: table.classes[feature]) else { continue }
+            guard let kind = PlaceKind(rawValue: table.classes[feature]), kind != .station else { continue }
             let look = places.layer(kind)
-            let from = max(look.minZoom, Self.zoom(showing: table.values[feature], atLeast: look.minAreaPoints))
+            var from = max(look.minZoom, Self.zoom(showing: table.values[feature], atLeast: look.minAreaPoints))
+            if kind == .water {
+                guard let onWater = waterZooms[feature] else { continue }
+                from = max(from, onWater)
+            }
             guard from < zooms.until, look.maxZoom >= zooms.from else { continue }
             let first = table.points(ofPart: table.parts(of: feature).lowerBound).lowerBound
             let (x, y) = frame.point(x: table.xs[first], y: table.ys[first])
@@ -64,8 +69,31 @@ extension VectorTileMaker {
         return layer
     }
 
+    /// Subway stations from the zooms the raster map marks them: `name`, and `minzoom`, the MapLibre zoom from which
+    /// the raster map writes the name beside the mark.
+    func transit(_ frame: TileFrame) -> VectorTileLayer {
+        var layer = VectorTileLayer(name: "transit", extent: Self.extent)
+        guard let places = style.places else { return layer }
+        let (mark, names) = (places.stationMark, places.layer(.station))
+        guard mark.minZoom < frame.styleZooms.until else { return layer }
+        let table = store.places
+        let limit = Double(Self.buffer)
+        for feature in BaseMapStore.features(of: table, grid: store.placeGrid, in: frame.area) where table.classes[feature] == PlaceKind.station.rawValue {
+            let first = table.points(ofPart: table.parts(of: feature).lowerBound).lowerBound
+            let (x, y) = frame.point(x: table.xs[first], y: table.ys[first])
+            guard x >= -limit, y >= -limit, x <= Double(Self.extent) + limit, y <= Double(Self.extent) + limit else { continue }
+            var encoder = CommandEncoder()
+            encoder.addPoints([TilePoint(x: Int32(x.rounded()), y: Int32(y.rounded()))])
+            layer.add(id: UInt64(feature + 1), properties: [
+                ("kind", .string("subway")), ("name", .string(table.names[feature])),
+                ("minzoom", .double(((names.minZoom - MapLibreStyle.zoomOffset) * 100).rounded() / 100)),
+            ], type: .point, geometry: encoder.integers)
+        }
+        return layer
+    }
+
     /// `PlaceKind` names in the tiles, in its order.
-    public static let kindNames = ["neighbourhood", "park", "water"]
+    public static let kindNames = ["neighbourhood", "park", "water", "station"]
 
     /// The raster style's zoom from which an area (square mercator metres) covers `points` square points on screen.
     public static func zoom(showing area: Double, atLeast points: Double) -> Double {

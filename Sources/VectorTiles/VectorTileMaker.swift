@@ -2,7 +2,7 @@ import BaseMap
 import Foundation
 import GeoCore
 
-/// Makes Mapbox Vector Tiles (MVT 2.1) of the base map: layers `water`, `land`, `parks`, `streets` and `places`
+/// Makes Mapbox Vector Tiles (MVT 2.1) of the base map: layers `water`, `land`, `parks`, `streets`, `places` and `transit`
 /// (`VectorLayerSchema`), extent 4096, geometry clipped to a buffer around the tile, simplified to a tile unit
 /// and rounded; layers and features at the zooms the raster style shows them. Safe to share.
 public struct VectorTileMaker: Sendable {
@@ -17,17 +17,16 @@ public struct VectorTileMaker: Sendable {
     public let layers: [VectorLayerSchema]
     /// Runs of the shoreline's rings with their bounds.
     let landRuns: PartChunks
+    /// The raster zoom from which each water's name stays on the water (by place index).
+    let waterZooms: [Int: Double]
 
     /// The vector tiles of what `baseMap` draws: its store and style.
     public init(_ baseMap: BaseMapRenderer) {
-        self.init(store: baseMap.store, style: baseMap.style)
-    }
-
-    public init(store: BaseMapStore, style: MapStyle) {
-        self.store = store
-        self.style = style
+        store = baseMap.store
+        style = baseMap.style
         layers = VectorLayerSchema.layers(for: style)
         landRuns = PartChunks(store.land)
+        waterZooms = baseMap.waterNameZooms()
     }
 
     /// The tile's bytes (uncompressed protobuf); empty layers are left out.
@@ -35,7 +34,7 @@ public struct VectorTileMaker: Sendable {
         let frame = TileFrame(tile: id, extent: Self.extent, buffer: Self.buffer, tolerance: Self.tolerance)
         let (land, water) = landAndWater(frame)
         var tile = ProtobufWriter()
-        for layer in [polygonLayer("water", water), polygonLayer("land", land), parks(frame), streets(frame), places(frame)] where layer.featureCount > 0 {
+        for layer in [polygonLayer("water", water), polygonLayer("land", land), parks(frame), streets(frame), places(frame), transit(frame)] where layer.featureCount > 0 {
             tile.bytesField(3, layer.encoded())
         }
         return tile.bytes

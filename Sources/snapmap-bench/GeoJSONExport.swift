@@ -24,7 +24,7 @@ enum GeoJSONExport {
                            minZoom: VectorLayerSchema.firstTile(style.street(street).minZoom))
         })
         try save("places", (0..<store.places.count).compactMap { index in
-            guard let kind = PlaceKind(rawValue: store.places.classes[index]), let look = style.places?.layer(kind) else { return nil }
+            guard let kind = PlaceKind(rawValue: store.places.classes[index]), kind != .station, let look = style.places?.layer(kind) else { return nil }
             let first = store.places.points(ofPart: store.places.parts(of: index).lowerBound).lowerBound
             let point = WebMercator.unprojectUnchecked(MercatorPoint(x: store.places.xs[first], y: store.places.ys[first]))
             let from = max(look.minZoom, VectorTileMaker.zoom(showing: store.places.values[index], atLeast: look.minAreaPoints))
@@ -33,6 +33,17 @@ enum GeoJSONExport {
                                         "area": String(Int(store.places.values[index].rounded()))],
                            minZoom: VectorLayerSchema.firstTile(from))
         })
+        if let places = style.places {
+            try save("transit", (0..<store.places.count).compactMap { index in
+                guard store.places.classes[index] == PlaceKind.station.rawValue else { return nil }
+                let first = store.places.points(ofPart: store.places.parts(of: index).lowerBound).lowerBound
+                let point = WebMercator.unprojectUnchecked(MercatorPoint(x: store.places.xs[first], y: store.places.ys[first]))
+                let nameZoom = ((places.layer(.station).minZoom - MapLibreStyle.zoomOffset) * 100).rounded() / 100
+                return feature("{\"type\":\"Point\",\"coordinates\":[\(number(point.lon)),\(number(point.lat))]}",
+                               properties: ["kind": quoted("subway"), "name": quoted(store.places.names[index]), "minzoom": String(nameZoom)],
+                               minZoom: VectorLayerSchema.firstTile(places.stationMark.minZoom))
+            })
+        }
         return files
     }
 

@@ -46,6 +46,10 @@ struct StoreAndStyleTests {
         #expect(missing?.path == "water" && missing?.message.contains("missing") == true)
         let unknown = #expect(throws: DataFileError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"living_street\"", with: "\"motorway\"") } }
         #expect(unknown?.path.hasPrefix("streets.classes.") == true)
+        let markZoom = #expect(throws: DataFileError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"mark\": { \"minZoom\": 14", with: "\"mark\": { \"minZoom\": 30") } }
+        #expect(markZoom?.path == "places.station.mark.minZoom" && markZoom?.message.contains("0.0 … 24.0") == true, "\(String(describing: markZoom))")
+        let noMark = #expect(throws: DataFileError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"mark\": {", with: "\"markless\": {") } }
+        #expect(noMark?.path == "places.station.mark" && noMark?.message.contains("missing") == true, "\(String(describing: noMark))")
     }
 }
 

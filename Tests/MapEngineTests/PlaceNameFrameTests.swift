@@ -24,4 +24,25 @@ struct PlaceNameFrameTests {
         #expect(pins.contains { $0.intersects(williamsburg.box) }, "its first spot is under a pin, so the name had to move")
         #expect(shown.allSatisfy { box in !pins.contains { $0.intersects(box) } })
     }
+
+    /// At z15 a Williamsburg frame (the scene's size, centred between Bedford Av, Lorimer St and Marcy Av), with Sam's
+    /// friends' pins, names its subway stations beside their marks, clear of the pins (the frame without pins names all
+    /// three: `StationTests`).
+    @Test func theWilliamsburgFrameAtZoom15NamesItsStations() throws {
+        let engine = try EngineFixture.engine.get()
+        let scene = engine.scene
+        let viewport = try Viewport(center: Coordinate(lat: 40.7135, lon: -73.9545), zoom: 15, size: scene.viewport.size, scale: scene.viewport.scale,
+                                    insets: scene.viewport.insets)
+        let layout = try engine.layout(viewport, friends: try LiveFixture.samsFriends(), now: scene.capturedAt)
+        let view = MapView(viewport: viewport)
+        let names = engine.baseMap.placeNames(for: view)
+        let pins = engine.pinBoxes(layout)
+        let shown = engine.baseMap.namePlacements(names, of: view, avoiding: pins).filter { names[$0.name].kind == .station }
+        #expect(Set(shown.map { names[$0.name].name }).isSuperset(of: ["Lorimer St", "Marcy Av"]), "\(shown.map { names[$0.name].name })")
+        // Theo stands at Bedford Av: his pin covers the station's mark and every side of it, so its name is left out.
+        let bedford = try #require(names.first { $0.name == "Bedford Av" && $0.kind == .station })
+        #expect(([bedford.box] + bedford.alternatives.map(\.box)).allSatisfy { box in pins.contains { $0.intersects(box) } })
+        #expect(!shown.contains { names[$0.name].name == "Bedford Av" })
+        #expect(shown.allSatisfy { placement in !pins.contains { $0.intersects(names[placement.name].outline(placement.option).box) } })
+    }
 }

@@ -54,6 +54,6 @@ struct MapLibreBrowserTests {
         let (status, text) = try runBrowserScript("maplibre_test.py", root: server.root,
                                                   [server.base.absoluteString, raster.path, screenshot.path, server.token])
         #expect(status == 0, "\(text)")
-        #expect(text.contains("sampled water/land/park points agree") && text.contains("friends and groups shown"), "\(text)")
+        #expect(text.contains("sampled water/land/park points agree") && text.contains("friends and groups shown") && text.contains("station marks"), "\(text)")
     }
 }

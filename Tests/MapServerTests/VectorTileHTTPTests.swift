@@ -74,7 +74,7 @@ struct VectorTileHTTPTests {
         let tilejson = try #require(try JSONSerialization.jsonObject(with: Data(curl("/vector.json").2)) as? [String: Any])
         #expect((tilejson["tiles"] as? [String])?.first?.hasSuffix("/tiles/{z}/{x}/{y}.mvt") == true)
         let layers = try #require(tilejson["vector_layers"] as? [[String: Any]]).compactMap { $0["id"] as? String }
-        #expect(layers == ["water", "land", "parks", "streets", "places"])
+        #expect(layers == ["water", "land", "parks", "streets", "places", "transit"])
         let style = try #require(try JSONSerialization.jsonObject(with: Data(curl("/styles/snapmap.json").2)) as? [String: Any])
         #expect(style["version"] as? Int == 8)
         let sources = try #require(style["sources"] as? [String: [String: Any]])
@@ -88,6 +88,10 @@ struct VectorTileHTTPTests {
         #expect((paints["water"]?["paint"] as? [String: Any])?["fill-color"] as? String == "rgba(\(look.water.r),\(look.water.g),\(look.water.b),1.0)")
         #expect(paints["parks"]?["minzoom"] as? Double == look.parkMinZoom - 1)
         #expect(paints["streets-residential"]?["minzoom"] as? Double == look.street(.residential).minZoom - 1)
+        let stations = try #require(look.places)
+        #expect(paints["stations"]?["source-layer"] as? String == "transit" && paints["stations"]?["minzoom"] as? Double == stations.stationMark.minZoom - 1)
+        #expect(paints["station-names"]?["source-layer"] as? String == "transit"
+            && paints["station-names"]?["minzoom"] as? Double == stations.layer(.station).minZoom - 1)
     }
 
     /// Glyph protobufs read with a minimal wire-format reader: the stack and range named, a glyph for every

@@ -30,7 +30,7 @@ import Testing
         #expect(metadata["format"] == "pbf" && metadata["minzoom"] == "12" && metadata["maxzoom"] == "15")
         let json = try #require(try JSONSerialization.jsonObject(with: Data((metadata["json"] ?? "").utf8)) as? [String: Any])
         let layers = try #require(json["vector_layers"] as? [[String: Any]])
-        #expect(layers.compactMap { $0["id"] as? String } == ["water", "land", "parks", "streets", "places"])
+        #expect(layers.compactMap { $0["id"] as? String } == ["water", "land", "parks", "streets", "places", "transit"])
         #expect(layers.allSatisfy { $0["fields"] is [String: String] && $0["minzoom"] is Int && $0["maxzoom"] is Int })
 
         let rows = try database.query("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")

@@ -8,6 +8,7 @@ Opens /maplibre.html at the raster frame's viewport (393×852 CSS pixels at devi
 waits until the map is idle with no error, reads the WebGL canvas, and samples both pictures on a 6-pixel
 grid: where the raster frame shows water, land or park (its colour within a small distance of the style's),
 the MapLibre picture must show the same class. Prints the agreement and exits 0 when it is at least 95%.
+It also checks that Williamsburg's subway stations are marked and named at z15.5 (Bedford Av, Lorimer St, Marcy Av).
 With a token it also checks that the friends' GeoJSON source shows the viewer's pins.
 """
 import base64
@@ -81,6 +82,13 @@ def main():
         if "Williamsburg" not in names or "East River" not in names:
             fail(f"place names drawn with the server's glyphs: {sorted(set(names))}")
         print(f"maplibre_test: place names drawn: {', '.join(sorted(set(names)))}")
+        draw(driver, base + "/maplibre.html#lat=40.7135&lon=-73.9545&zoom=15.5&glow=off")
+        stations = driver.execute_script(
+            "return window.map.queryRenderedFeatures({layers: ['station-names']}).map((feature) => feature.properties.name)")
+        marks = driver.execute_script("return window.map.queryRenderedFeatures({layers: ['stations']}).length")
+        if not {"Bedford Av", "Lorimer St", "Marcy Av"} <= set(stations) or marks < 3:
+            fail(f"Williamsburg's stations at z15.5: {marks} marks, names {sorted(set(stations))}")
+        print(f"maplibre_test: {marks} station marks, names drawn: {', '.join(sorted(set(stations)))}")
         if token:
             draw(driver, base + "/maplibre.html#token=" + token)
             shown = driver.execute_script("return window.map.querySourceFeatures('friends').length")

@@ -1,0 +1,41 @@
+import Foundation
+import GeoCore
+import Raster
+
+/// Subway stations' marks: a ringed dot at each station from the mark's zoom, drawn with the base layers (under
+/// the glow and the names), the same in every tile and frame that shows the station.
+struct StationMarks {
+    let store: BaseMapStore
+    let look: MapStyle.StationMark
+    let view: MapView
+
+    /// The mark's outer radius in view pixels, its ring included.
+    var radius: Double { (look.radius.value(at: view.zoom) + look.ringWidth / 2) * view.scale }
+
+    /// The centres of the marks that touch the view, in view pixels (none below the mark's zoom).
+    func centres() -> [Point] {
+        guard view.zoom >= look.minZoom else { return [] }
+        let k = view.pixelsPerMetre
+        let area = view.mercatorBounds.expanded(by: (radius + 1) / k)
+        let table = store.places
+        return BaseMapStore.features(of: table, grid: store.placeGrid, in: area).filter { table.classes[$0] == PlaceKind.station.rawValue }.map { index in
+            let first = table.points(ofPart: table.parts(of: index).lowerBound).lowerBound
+            return Point((table.xs[first] - view.origin.x) * k, (view.origin.y - table.ys[first]) * k)
+        }
+    }
+
+    /// The boxes of the marks in view pixels, for names to keep clear of.
+    func boxes() -> [Rect] {
+        let r = radius
+        return centres().map { Rect(x: $0.x - r, y: $0.y - r, width: 2 * r, height: 2 * r) }
+    }
+
+    func draw(into canvas: Canvas) {
+        let inner = look.radius.value(at: view.zoom) * view.scale
+        for centre in centres() {
+            let dot = Path.circle(center: centre, radius: inner)
+            canvas.fill(dot, paint: .solid(look.fill))
+            canvas.stroke(dot, style: StrokeStyle(width: look.ringWidth * view.scale, join: .round, cap: .round), paint: .solid(look.ring))
+        }
+    }
+}
