@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "SnapMapClient", dependencies: ["SnapMapVersion"]),
         .target(name: "MapServer", dependencies: ["SnapMapVersion", "Orders", "Routing", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "PinDrawing", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
         .executableTarget(name: "snapmap", dependencies: ["SnapMapVersion", "Routing", "Orders", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
-        .executableTarget(name: "snapmap-bench", dependencies: ["Parallel", "Routing", "GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "MapScene", "TileExport", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
+        .executableTarget(name: "snapmap-bench", dependencies: ["Parallel", "Routing", "Orders", "GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "MapScene", "TileExport", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "ServerTestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GeoCore", "Parallel"]),
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
