@@ -4,39 +4,33 @@ import Raster
 
 /// The marks the delivery app draws over its snapshot, as data (`styles/tracking-overlay.json`): the red line,
 /// the black teardrop pins (home with a house, the store with a storefront) and the Dasher's red circle with its
-/// white ring, halo and car. Sizes are in points.
-public struct TrackingOverlayStyle: Sendable, Decodable {
+/// white ring, halo and car. Sizes are in points; a style is only made by `load`, which checks every field.
+public struct TrackingOverlayStyle: Sendable {
     public static let file = "styles/tracking-overlay.json"
     static let sizeRange: ClosedRange<Double> = 0...100
 
-    struct Line: Sendable, Decodable { let color: String; let width: Double }
-    struct Pin: Sendable, Decodable { let color, glyph, shadow: String; let radius, height, shadowBlur: Double }
-    struct Dasher: Sendable, Decodable { let color, ring, glyph: String; let diameter, ringWidth, halo, haloOpacity: Double }
+    struct Line: Sendable { let color: Color; let width: Double }
+    struct Pin: Sendable { let color, glyph, shadow: Color; let radius, height, shadowBlur: Double }
+    struct Dasher: Sendable { let color, ring, glyph: Color; let diameter, ringWidth, halo, haloOpacity: Double }
 
     let line: Line
     let pin: Pin
     let dasher: Dasher
-    let colors: [String: Color]
 
-    private enum CodingKeys: String, CodingKey { case line, pin, dasher }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        line = try container.decode(Line.self, forKey: .line)
-        pin = try container.decode(Pin.self, forKey: .pin)
-        dasher = try container.decode(Dasher.self, forKey: .dasher)
-        colors = [:]
-    }
-
-    private init(_ style: TrackingOverlayStyle, colors: [String: Color]) {
-        (line, pin, dasher, self.colors) = (style.line, style.pin, style.dasher, colors)
+    private struct File: Decodable {
+        struct Line: Decodable { let color: String; let width: Double }
+        struct Pin: Decodable { let color, glyph, shadow: String; let radius, height, shadowBlur: Double }
+        struct Dasher: Decodable { let color, ring, glyph: String; let diameter, ringWidth, halo, haloOpacity: Double }
+        let line: Line
+        let pin: Pin
+        let dasher: Dasher
     }
 
     /// Reads and checks the file under `dataDirectory`; an error names the field and what it allows.
     public static func load(dataDirectory: URL) throws(DataFileError) -> TrackingOverlayStyle {
-        let style: TrackingOverlayStyle
+        let style: File
         do {
-            style = try JSONDecoder().decode(Self.self, from: Data(contentsOf: dataDirectory.appendingPathComponent(file)))
+            style = try JSONDecoder().decode(File.self, from: Data(contentsOf: dataDirectory.appendingPathComponent(file)))
         } catch {
             throw DataFileError.describing(error, file: file)
         }
@@ -52,16 +46,18 @@ public struct TrackingOverlayStyle: Sendable, Decodable {
         guard (0...1).contains(style.dasher.haloOpacity) else {
             throw DataFileError(file: file, path: "dasher.haloOpacity", message: "must be 0 … 1, got \(style.dasher.haloOpacity)")
         }
-        var colors: [String: Color] = [:]
-        let named = [("line.color", style.line.color), ("pin.color", style.pin.color), ("pin.glyph", style.pin.glyph), ("pin.shadow", style.pin.shadow),
-                     ("dasher.color", style.dasher.color), ("dasher.ring", style.dasher.ring), ("dasher.glyph", style.dasher.glyph)]
-        for (field, hex) in named {
-            do { colors[field] = try Color(hex: hex) } catch { throw DataFileError(file: file, path: field, message: error.description) }
+        func color(_ field: String, _ hex: String) throws(DataFileError) -> Color {
+            do { return try Color(hex: hex) } catch { throw DataFileError(file: file, path: field, message: error.description) }
         }
-        return TrackingOverlayStyle(style, colors: colors)
+        let (line, pin, dasher) = (style.line, style.pin, style.dasher)
+        return TrackingOverlayStyle(
+            line: Line(color: try color("line.color", line.color), width: line.width),
+            pin: Pin(color: try color("pin.color", pin.color), glyph: try color("pin.glyph", pin.glyph), shadow: try color("pin.shadow", pin.shadow),
+                     radius: pin.radius, height: pin.height, shadowBlur: pin.shadowBlur),
+            dasher: Dasher(color: try color("dasher.color", dasher.color), ring: try color("dasher.ring", dasher.ring),
+                           glyph: try color("dasher.glyph", dasher.glyph), diameter: dasher.diameter, ringWidth: dasher.ringWidth,
+                           halo: dasher.halo, haloOpacity: dasher.haloOpacity))
     }
-
-    private func color(_ field: String) -> Color { colors[field] ?? .black }
 
     /// Draws `layout`'s marks on `canvas` (its snapshot, `layout.scale` pixels a point): the line, the store's pin,
     /// home's pin, then the Dasher above them.
@@ -71,7 +67,7 @@ public struct TrackingOverlayStyle: Sendable, Decodable {
         if layout.line.count >= 2 {
             var path = Path()
             path.addPolyline(layout.line.map(pixel), closed: false)
-            canvas.stroke(path, style: StrokeStyle(width: line.width * scale), paint: .solid(color("line.color")))
+            canvas.stroke(path, style: StrokeStyle(width: line.width * scale), paint: .solid(line.color))
         }
         drawPin(at: pixel(layout.store), scale: scale, glyph: Self.storefront, on: canvas)
         drawPin(at: pixel(layout.home), scale: scale, glyph: Self.house, on: canvas)
@@ -89,26 +85,26 @@ public struct TrackingOverlayStyle: Sendable, Decodable {
             return Point(center.x + radius * cos(angle), center.y + radius * sin(angle))
         }
         let drop = Path.polygon([tip] + outline)
-        canvas.drawShadow(of: drop, color: color("pin.shadow"), sigma: pin.shadowBlur * scale, offset: Point(0, scale))
-        canvas.fill(drop, paint: .solid(color("pin.color")))
+        canvas.drawShadow(of: drop, color: pin.shadow, sigma: pin.shadowBlur * scale, offset: Point(0, scale))
+        canvas.fill(drop, paint: .solid(pin.color))
         let (shape, cut) = glyph(center, radius)
-        canvas.fill(shape, paint: .solid(color("pin.glyph")))
-        canvas.fill(cut, paint: .solid(color("pin.color")))
+        canvas.fill(shape, paint: .solid(pin.glyph))
+        canvas.fill(cut, paint: .solid(pin.color))
     }
 
     /// The Dasher: a soft halo, a white ring, the red disc and a white car, never rotated.
     private func drawDasher(at center: Point, scale: Double, on canvas: Canvas) {
         let radius = dasher.diameter / 2 * scale
-        let red = color("dasher.color")
+        let red = dasher.color
         canvas.fill(.circle(center: center, radius: radius + (dasher.ringWidth + dasher.halo) * scale), paint: .solid(red.withOpacity(dasher.haloOpacity)))
-        canvas.fill(.circle(center: center, radius: radius + dasher.ringWidth * scale), paint: .solid(color("dasher.ring")))
+        canvas.fill(.circle(center: center, radius: radius + dasher.ringWidth * scale), paint: .solid(dasher.ring))
         canvas.fill(.circle(center: center, radius: radius), paint: .solid(red))
         let unit = radius * 0.5
         var car = Path.roundedRect(Rect(x: center.x - unit, y: center.y - 0.1 * unit, width: 2 * unit, height: 0.55 * unit), radius: 0.15 * unit)
         car.append(.roundedRect(Rect(x: center.x - 0.55 * unit, y: center.y - 0.5 * unit, width: 1.1 * unit, height: 0.5 * unit), radius: 0.2 * unit))
-        canvas.fill(car, paint: .solid(color("dasher.glyph")))
+        canvas.fill(car, paint: .solid(dasher.glyph))
         for side in [-0.55, 0.55] {
-            canvas.fill(.circle(center: Point(center.x + side * unit, center.y + 0.45 * unit), radius: 0.2 * unit), paint: .solid(color("dasher.glyph")))
+            canvas.fill(.circle(center: Point(center.x + side * unit, center.y + 0.45 * unit), radius: 0.2 * unit), paint: .solid(dasher.glyph))
         }
     }
 

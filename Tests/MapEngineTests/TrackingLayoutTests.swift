@@ -84,6 +84,23 @@ struct TrackingLayoutTests {
         #expect(layout.line.isEmpty && layout.dasher == nil && layout.framing == .route)
     }
 
+    @Test func aBadOverlayStyleNamesItsField() throws {
+        let original = try JSONSerialization.jsonObject(with: Data(contentsOf: EngineFixture.engine.get().paths.dataDirectory
+            .appendingPathComponent(TrackingOverlayStyle.file))) as? [String: [String: Any]] ?? [:]
+        for (section, key, value) in [("dasher", "haloOpacity", 2.0), ("pin", "height", 20.0), ("line", "width", -1.0)] as [(String, String, Any)]
+            + [("pin", "color", "black"), ("line", "color", 5)] {
+            var style = original
+            style[section]?[key] = value
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("overlay-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("styles"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try JSONSerialization.data(withJSONObject: style).write(to: directory.appendingPathComponent(TrackingOverlayStyle.file))
+            #expect { _ = try TrackingOverlayStyle.load(dataDirectory: directory) } throws: { error in
+                "\(error)".contains("\(section).\(key)") && "\(error)".contains(TrackingOverlayStyle.file)
+            }
+        }
+    }
+
     @Test func theFrameDrawsTheLineThePinsAndTheDasherWhereTheLayoutSays() throws {
         let tracker = DeliveryTracker(engine: try EngineFixture.engine.get())
         let style = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: EngineFixture.engine.get().paths.dataDirectory

@@ -21,14 +21,14 @@ import Testing
         let customerToken = try first.operate("users", "token", customer)
         let (customerEvents, friendEvents) = (try EventStream(server: first, token: customerToken),
                                               try EventStream(server: first, token: try first.operate("users", "token", friend)))
-        #expect(customerEvents.read(until: "event: ready") && friendEvents.read(until: "event: ready"))
+        #expect(customerEvents.read(until: "event: ready", timeout: 120) && friendEvents.read(until: "event: ready", timeout: 120))
 
         // The operator's command line, on the same file: each state reaches the stream as the order now reads.
         _ = try first.operate("orders", "create", order, "--customer", customer, "--dasher", dasher, "--merchant", "Lucia's", "--items", "Pie",
                               "--from", OrderHTTPTests.store, "--to", OrderHTTPTests.home)
-        #expect(customerEvents.read { Self.events($0, order).count == 1 }, "\(customerEvents.received)")
+        #expect(customerEvents.read(timeout: 60) { Self.events($0, order).count == 1 }, "\(customerEvents.received)")
         _ = try first.operate("orders", "confirm", order)
-        #expect(customerEvents.read { Self.events($0, order).count == 2 })
+        #expect(customerEvents.read(timeout: 60) { Self.events($0, order).count == 2 })
         let preparing = try await first.fetch("/v1/me/orders/\(order)", token: customerToken).2
         #expect(Self.events(customerEvents.received, order).map { $0.contains(#""state":"confirming""#) } == [true, false])
         #expect(Self.events(customerEvents.received, order).last == String(decoding: preparing, as: UTF8.self))
@@ -36,11 +36,11 @@ import Testing
         // The Dasher picks it up through the second server: the first server's stream hears it.
         let picked = try await second.fetch("/v1/me/orders/\(order)/pickup", method: "POST", token: try first.operate("users", "token", dasher))
         #expect(picked.0 == 200)
-        #expect(customerEvents.read { Self.events($0, order).count == 3 })
+        #expect(customerEvents.read(timeout: 60) { Self.events($0, order).count == 3 })
         #expect(Self.events(customerEvents.received, order).last == String(decoding: picked.2, as: UTF8.self))
 
         _ = try first.operate("orders", "cancel", order)
-        #expect(customerEvents.read { Self.events($0, order).count == 4 })
+        #expect(customerEvents.read(timeout: 60) { Self.events($0, order).count == 4 })
         #expect(Self.events(customerEvents.received, order).last?.contains(#""state":"cancelled""#) == true)
         #expect(!friendEvents.received.contains("event: order") && !friendEvents.received.contains(order), "\(friendEvents.received)")
     }

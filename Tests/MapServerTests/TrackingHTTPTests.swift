@@ -96,7 +96,7 @@ import Testing
         #expect(bad.0 == 400 && String(decoding: bad.2, as: UTF8.self).contains(#""parameter":"size""#))
 
         let events = try EventStream(server: server, token: customer)
-        #expect(events.read(until: "event: ready"))
+        #expect(events.read(until: "event: ready", timeout: 120), "a loaded full run can take long to open a stream")
         let fixes = OrderHTTPTests.along(line, every: length / 15)
         let start = try await pickUp(server, id, dasher: dasher, count: fixes.count)
         let half = fixes.count / 2
@@ -141,7 +141,7 @@ import Testing
         let (customer, dasher, _, line, length) = try order(server, id)
         let base = "/v1/me/orders/\(id)"
         let events = try EventStream(server: server, token: customer)
-        #expect(events.read(until: "event: ready"))
+        #expect(events.read(until: "event: ready", timeout: 120), "a loaded full run can take long to open a stream")
         let fixes = OrderHTTPTests.along(line, every: length / 10)
         let start = try await pickUp(server, id, dasher: dasher, count: fixes.count)
         try await drive(server, fixes[..<4], from: start, leaving: length - length / 10 * 3, dasher: dasher, events: events, order: id)
