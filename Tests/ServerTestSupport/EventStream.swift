@@ -49,6 +49,12 @@ public final class EventStream: @unchecked Sendable {
         wait(timeout) { text, _ in text.contains(marker) }
     }
 
+    /// Waits until the text delivered so far satisfies `done` (true), or the stream ends or `timeout` seconds pass (false).
+    @discardableResult
+    public func read(timeout: Double = 30, until done: (String) -> Bool) -> Bool {
+        wait(timeout) { text, _ in done(text) }
+    }
+
     /// Waits until the server ends the stream (true) or `timeout` seconds pass (false).
     public func waitForEnd(timeout: Double) -> Bool {
         wait(timeout) { _, ended in ended }
