@@ -1,9 +1,9 @@
 import GeoCore
 
 /// Friends whose round avatars would overlap by more than the style allows become one group. Greedy, in
-/// priority order (as supercluster and MapKit do it): each friend not yet grouped starts a group and takes,
-/// nearest first, every ungrouped friend closer than the threshold to the group's running centre (the mean of
-/// its members, where the group's avatar is drawn). Groups that end up closer than the threshold merge, so no
+/// priority order (as supercluster and MapKit do it): each point not yet grouped starts a group and takes,
+/// nearest first, every ungrouped point closer than the threshold to the group's running centre (the mean of
+/// its members weighted by how many friends each stands for, where the group's avatar is drawn). Groups that end up closer than the threshold merge, so no
 /// two avatars are. The nearest friend comes from a `GridIndex` of quarter-threshold cells searched ring by
 /// ring, which friends leave as they join a group, so a join in a dense crowd reads a few cells, not all in reach.
 enum PinGrouping {
@@ -13,8 +13,10 @@ enum PinGrouping {
         var centre: ScreenPoint
     }
 
-    /// Groups of `points` (which come in priority order), in the order of their seeds.
-    static func groups(of points: [ScreenPoint], threshold: Double) -> [Group] {
+    /// Groups of `points` (which come in priority order), in the order of their seeds; `weights` (one per
+    /// point, all 1 when empty) weigh the centres.
+    static func groups(of points: [ScreenPoint], weights: [Int] = [], threshold: Double) -> [Group] {
+        let weights = weights.isEmpty ? [Int](repeating: 1, count: points.count) : weights
         // A threshold of zero (or less, or not a number) groups nobody.
         guard threshold > 0, threshold.isFinite else { return points.indices.map { Group(members: [$0], centre: points[$0]) } }
         let extent = bounds(of: points)
@@ -25,16 +27,19 @@ enum PinGrouping {
         for seed in points.indices where grid.box(seed) != nil {
             grid.remove(seed)
             var group = Group(members: [seed], centre: points[seed])
-            var sum = (x: 0 + points[seed].x, y: 0 + points[seed].y)
+            var weight = Double(weights[seed])
+            var sum = (x: weight * points[seed].x, y: weight * points[seed].y)
             while let next = nearest(to: group.centre, within: threshold, points: points, grid: grid) {
                 grid.remove(next)
                 group.members.append(next)
-                sum = (sum.x + points[next].x, sum.y + points[next].y)
-                group.centre = ScreenPoint(x: sum.x / Double(group.members.count), y: sum.y / Double(group.members.count))
+                let w = Double(weights[next])
+                sum = (sum.x + w * points[next].x, sum.y + w * points[next].y)
+                weight += w
+                group.centre = ScreenPoint(x: sum.x / weight, y: sum.y / weight)
             }
             groups.append(group)
         }
-        return merged(groups, points: points, threshold: threshold, extent: extent)
+        return merged(groups, points: points, weights: weights, threshold: threshold, extent: extent)
     }
 
     /// The smallest box holding every point.
@@ -47,9 +52,14 @@ enum PinGrouping {
         return ScreenRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
-    /// The mean of some points.
-    static func mean(_ points: [ScreenPoint]) -> ScreenPoint {
-        ScreenPoint(x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
+    /// The weighted mean of some of the points.
+    static func mean(_ members: [Int], points: [ScreenPoint], weights: [Int]) -> ScreenPoint {
+        var (x, y, total) = (0.0, 0.0, 0.0)
+        for member in members {
+            let w = Double(weights[member])
+            (x, y, total) = (x + w * points[member].x, y + w * points[member].y, total + w)
+        }
+        return ScreenPoint(x: x / total, y: y / total)
     }
 
     /// The box of points within `threshold` of `centre` (and a little more).
@@ -73,7 +83,7 @@ enum PinGrouping {
     /// Merges groups whose centres are closer than the threshold, until none are: always the first such pair in
     /// order (the later into the earlier). After a merge only pairs with the merged group can be new, so the
     /// walk goes on from the earliest of those, or from the merged group.
-    private static func merged(_ groups: [Group], points: [ScreenPoint], threshold: Double, extent: ScreenRect) -> [Group] {
+    private static func merged(_ groups: [Group], points: [ScreenPoint], weights: [Int], threshold: Double, extent: ScreenRect) -> [Group] {
         var groups = groups
         var grid = GridIndex(extent: extent, cellSize: threshold)
         for (index, group) in groups.enumerated() { grid.insert(index, ScreenRect(x: group.centre.x, y: group.centre.y, width: 0, height: 0)) }
@@ -92,7 +102,7 @@ enum PinGrouping {
                 continue
             }
             groups[index].members += groups[other].members
-            groups[index].centre = mean(groups[index].members.map { points[$0] })
+            groups[index].centre = mean(groups[index].members, points: points, weights: weights)
             grid.remove(other)
             grid.insert(index, ScreenRect(x: groups[index].centre.x, y: groups[index].centre.y, width: 0, height: 0))
             if let earlier = closest(to: index, where: { $0 < index }) { index = earlier }

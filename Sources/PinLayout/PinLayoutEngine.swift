@@ -3,7 +3,7 @@ import GeoCore
 
 /// Lays out friends' pins for a viewport, MapLibre's way: symbols (an avatar and its label) are placed as a unit
 /// in priority order, so a higher-priority friend's label wins over a lower-priority avatar. Friends whose round
-/// avatars would overlap by more than the style allows are grouped first (`PinGrouping`). Each label tries its
+/// avatars would overlap by more than the style allows are grouped first, at every zoom (`GroupHierarchy`). Each label tries its
 /// previous anchor, then the eight anchors, first where it hides no avatar still to come, then in its short form,
 /// and only then where it does; a label or avatar that cannot show says why in the JSON. Nothing goes under the insets.
 public struct PinLayoutEngine: Sendable {
@@ -25,6 +25,7 @@ public struct PinLayoutEngine: Sendable {
         var labelShort = false
         var labelHidden: String?
         var hidden: String?
+        var splitZoom: Int?
 
         init(members: [Int], point: ScreenPoint) {
             self.members = members
@@ -38,18 +39,26 @@ public struct PinLayoutEngine: Sendable {
     public func layout(subjects: [PinSubject], viewport: Viewport, selected: String? = nil, now: Date,
                        previousAnchors: [String: LabelAnchor] = [:]) -> PinLayoutResult {
         let ordered = PinPriority.sorted(subjects, selected: selected)
-        let points = ordered.map { viewport.point(forMercator: WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon)) }
+        let metres = ordered.map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
+        let points = metres.map { viewport.point(forMercator: $0) }
         let reach = viewport.bounds.inset(by: EdgeInsets(all: -style.avatarSize))
-        let nearby = points.indices.filter { reach.contains(points[$0]) }
         let half = style.avatarSize / 2
 
-        // The selected friend (first in priority order) stands alone: never grouped, never joined.
-        let selectedIndex = selected == nil ? nil : nearby.first { ordered[$0].id == selected }
-        let groupable = nearby.filter { $0 != selectedIndex }
-        var clusters = (selectedIndex.map { [Cluster(members: [$0], point: points[$0])] } ?? [])
-            + PinGrouping.groups(of: groupable.map { points[$0] }, threshold: groupingDistance).map { group in
-                Cluster(members: group.members.map { groupable[$0] }.sorted(), point: group.centre)
-            }
+        // The selected friend (first in priority order) stands alone: never grouped, never joined. Everyone else
+        // is grouped over the whole map, not the screen, so that groups do not change as the map pans.
+        let selectedIndex = selected == nil ? nil : ordered.indices.first { ordered[$0].id == selected }
+        let groupable = ordered.indices.filter { $0 != selectedIndex }
+        let level = GroupHierarchy.level(of: viewport.zoom)
+        let hierarchy = GroupHierarchy(points: groupable.map { ScreenPoint(x: metres[$0].x, y: metres[$0].y) }, distance: groupingDistance,
+                                       downTo: level)
+        var clusters = (selectedIndex.flatMap { reach.contains(points[$0]) ? [Cluster(members: [$0], point: points[$0])] : nil } ?? [])
+        for (index, node) in hierarchy.nodes(at: level).enumerated() {
+            let point = viewport.point(forMercator: MercatorPoint(x: node.centre.x, y: node.centre.y))
+            guard reach.contains(point) else { continue }
+            var cluster = Cluster(members: hierarchy.members(of: index, at: level).map { groupable[$0] }, point: point)
+            if node.weight > 1 { cluster.splitZoom = hierarchy.splitZoom(of: index, at: level) }
+            clusters.append(cluster)
+        }
         // With nobody selected every rank is the same and members come in priority order: the first leads.
         let unselectedRank = selected == nil ? [:]
             : Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
@@ -124,13 +133,14 @@ public struct PinLayoutEngine: Sendable {
                        + blockers.sorted().map(\.rawValue).joined(separator: ", "))
     }
 
-    /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Maya +2" for a group; the short form
-    /// is "Jordan", "Maya +1".
+    /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Jordan, Ava +3" for a group; the short
+    /// form is "Jordan", "Maya +1".
     public func labelText(_ members: [PinSubject], now: Date, short: Bool = false) -> (name: String, detail: String) {
         switch (members.count, short) {
         case (1, false): return (members[0].firstName, " · " + LastSeenText.text(lastSeen: members[0].lastSeen, now: now))
         case (1, true): return (members[0].firstName, "")
         case (2, false): return (members[0].firstName + ", " + members[1].firstName, "")
+        case (_, false): return (members[0].firstName + ", " + members[1].firstName, " +\(members.count - 2)")
         default: return (members[0].firstName, " +\(members.count - 1)")
         }
     }
@@ -182,7 +192,8 @@ public struct PinLayoutEngine: Sendable {
             groups.append(LaidOutGroup(id: id, members: members.map(\.id), labelText: text.name + text.detail,
                                        coordinate: (try? viewport.coordinate(at: cluster.point)) ?? members[0].coordinate,
                                        screenPoint: cluster.point, visible: true, avatarRect: cluster.avatar, labelRect: cluster.label,
-                                       anchor: cluster.anchor, labelShort: cluster.labelShort, labelHidden: cluster.labelHidden, zIndex: zIndex[index]))
+                                       anchor: cluster.anchor, labelShort: cluster.labelShort, labelHidden: cluster.labelHidden, zIndex: zIndex[index],
+                                       splitZoom: cluster.splitZoom))
         }
         let pins = ordered.indices.map { index -> LaidOutPin in
             let subject = ordered[index]
