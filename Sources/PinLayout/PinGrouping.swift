@@ -20,8 +20,10 @@ enum PinGrouping {
         // A threshold of zero (or less, or not a number) groups nobody.
         guard threshold > 0, threshold.isFinite else { return points.indices.map { Group(members: [$0], centre: points[$0]) } }
         let extent = bounds(of: points)
-        // Cells of a quarter of the threshold: the nearest friend in a crowd is usually found in the first ring.
-        var grid = GridIndex(extent: extent, cellSize: threshold / 4)
+        // Cells of a quarter of the threshold: the nearest friend in a crowd is usually found in the first ring;
+        // where the points are sparser than that (deep zooms), about one point a cell, so a grid costs no more
+        // than its points.
+        var grid = GridIndex(extent: extent, cellSize: max(threshold / 4, sparseCell(extent, points.count)))
         for (index, point) in points.enumerated() { grid.insert(index, ScreenRect(x: point.x, y: point.y, width: 0, height: 0)) }
         var groups: [Group] = []
         for seed in points.indices where grid.box(seed) != nil {
@@ -50,6 +52,11 @@ enum PinGrouping {
             (minX, minY, maxX, maxY) = (min(minX, point.x), min(minY, point.y), max(maxX, point.x), max(maxY, point.y))
         }
         return ScreenRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// The side of a cell holding about one of `count` points spread evenly over `extent`.
+    private static func sparseCell(_ extent: ScreenRect, _ count: Int) -> Double {
+        (extent.width * extent.height / Double(max(count, 1))).squareRoot()
     }
 
     /// The weighted mean of some of the points.
@@ -85,7 +92,7 @@ enum PinGrouping {
     /// walk goes on from the earliest of those, or from the merged group.
     private static func merged(_ groups: [Group], points: [ScreenPoint], weights: [Int], threshold: Double, extent: ScreenRect) -> [Group] {
         var groups = groups
-        var grid = GridIndex(extent: extent, cellSize: threshold)
+        var grid = GridIndex(extent: extent, cellSize: max(threshold, sparseCell(extent, groups.count)))
         for (index, group) in groups.enumerated() { grid.insert(index, ScreenRect(x: group.centre.x, y: group.centre.y, width: 0, height: 0)) }
         func closest(to index: Int, where keep: (Int) -> Bool) -> Int? {
             var found: Int?
