@@ -4,8 +4,9 @@ import MapEngine
 import MapScene
 import PinLayout
 
-/// Pin layout for the scene's 8 friends, 10,000 and 100,000 synthetic pins, and a million hit tests against
-/// the 100,000-pin layout. Layout times are shown against the 100 ms goal (MapLibre's placement benchmark,
+/// Pin layout for the scene's 8 friends, 10,000, 100,000 and 1,000,000 synthetic pins (the million against its
+/// 1 s goal, supercluster's time to index as many), and a million hit tests against the 100,000-pin layout.
+/// Layout times are shown against the 100 ms goal (MapLibre's placement benchmark,
 /// about 90–100 ms for 20,000 symbols, cannot run here); hit tests against a linear scan of every target
 /// in the same run.
 enum LayoutBenchmark {
@@ -21,13 +22,14 @@ enum LayoutBenchmark {
         let sceneTime = BenchmarkClock.best(of: 20) { _ = pins.layout(subjects: eight, viewport: scene.viewport, now: scene.capturedAt) }
         lines.append(BenchmarkClock.report("layout of the scene's \(eight.count) friends", ours: sceneTime, anchor: goal, anchorName: "the 100 ms goal"))
         var layout100k: PinLayoutResult?
-        for count in [10_000, 100_000] {
+        for count in [10_000, 100_000, 1_000_000] {
             let subjects = synthetic(count: count, now: scene.capturedAt)
             var result: PinLayoutResult?
             let time = BenchmarkClock.best(of: 3) { result = pins.layout(subjects: subjects, viewport: scene.viewport, now: scene.capturedAt) }
             let placed = (result?.pins.filter { $0.visible && $0.groupId == nil }.count ?? 0) + (result?.groups.count ?? 0)
-            lines.append(BenchmarkClock.report("layout of \(count) synthetic pins (\(placed) placed pins and groups)", ours: time, anchor: goal,
-                                               anchorName: "the 100 ms goal"))
+            let millionGoal = count == 1_000_000
+            lines.append(BenchmarkClock.report("layout of \(count) synthetic pins (\(placed) placed pins and groups)", ours: time,
+                                               anchor: millionGoal ? 1 : goal, anchorName: millionGoal ? "the 1 s goal" : "the 100 ms goal"))
             if count == 100_000 { layout100k = result }
         }
         guard let layout = layout100k else { return lines.joined(separator: "\n") }
