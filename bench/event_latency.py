@@ -6,7 +6,7 @@
 Opens STREAMS Server-Sent Event streams (/v1/me/events), one per person, for the first STREAMS tokens in the
 file; then, one at a time, moves UPDATES of those people (PUT /v1/me/location) and times, from the moment each
 update is sent, the arrival of its `move` event on every open stream that receives one. Prints one JSON line:
-streams, updates, deliveries, p50 and p99 in milliseconds.
+streams, the seconds until all were ready, updates, deliveries, p50 and p99 in milliseconds.
 """
 import asyncio
 import json
@@ -58,8 +58,15 @@ async def main():
     tokens = [line.strip() for line in open(tokens_file) if line.strip()][:streams]
     arrivals = []
     readies = [asyncio.get_running_loop().create_future() for _ in tokens]
+    opened = time.perf_counter()
     tasks = [asyncio.create_task(open_stream(url.hostname, url.port, token, arrivals, ready)) for token, ready in zip(tokens, readies)]
-    await asyncio.wait_for(asyncio.gather(*readies), 60)
+    try:
+        await asyncio.wait_for(asyncio.gather(*readies), 60)
+    except asyncio.TimeoutError:
+        failed = [task.exception() for task in tasks if task.done() and not task.cancelled() and task.exception()]
+        sys.exit("%d of %d streams ready after 60 s (%d connections failed%s)" % (sum(ready.done() and not ready.cancelled() for ready in readies), len(readies), len(failed),
+                                                                                ": %r" % failed[0] if failed else ""))
+    ready_seconds = time.perf_counter() - opened
     sent = {}
     for step in range(updates):
         mover = step % len(tokens)
@@ -74,7 +81,7 @@ async def main():
         task.cancel()
     latencies.sort()
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")
-    print(json.dumps({"streams": len(tokens), "updates": updates, "deliveries": len(latencies), "p50": pick(0.5), "p99": pick(0.99)}))
+    print(json.dumps({"streams": len(tokens), "ready": ready_seconds, "updates": updates, "deliveries": len(latencies), "p50": pick(0.5), "p99": pick(0.99)}))
 
 
 asyncio.run(main())

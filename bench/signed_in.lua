@@ -1,10 +1,12 @@
 -- wrk script: requests from many signed-in people, round robin over the tokens in the file given after "--"
 -- (one per line). The second argument picks the request:
 --   layouts    GET /v1/me/layout.json
+--   revalidate GET /v1/me/layout.json with If-None-Match: the ETag on the same line of the file given third
 --   locations  PUT /v1/me/location, a small move near Williamsburg at the server's time
 --   snaps      POST /v1/me/snaps, a public Snap in Williamsburg at the server's time
 --   frames     GET /v1/me/frame.png (1179x2556: base, glow, pins) at one of a few nearby viewports
 local tokens = {}
+local tags = {}
 local mode = "layouts"
 local counter = 0
 local centers = { "40.7160,-73.9597", "40.7175,-73.9560", "40.7140,-73.9620", "40.7190,-73.9580" }
@@ -12,11 +14,13 @@ local centers = { "40.7160,-73.9597", "40.7175,-73.9560", "40.7140,-73.9620", "4
 init = function(args)
   for line in io.lines(args[1]) do tokens[#tokens + 1] = line end
   mode = args[2] or mode
+  if args[3] then for line in io.lines(args[3]) do tags[#tags + 1] = line end end
 end
 
 request = function()
   counter = counter + 1
   local headers = { ["Authorization"] = "Bearer " .. tokens[(counter % #tokens) + 1], ["Content-Type"] = "application/json" }
+  if mode == "revalidate" then headers["If-None-Match"] = tags[(counter % #tokens) + 1] end
   local lat, lon = 40.70 + (counter % 997) / 50000, -73.96 + (counter % 991) / 50000
   if mode == "locations" then
     return wrk.format("PUT", "/v1/me/location", headers, string.format('{"lat": %.6f, "lon": %.6f, "accuracyMeters": 10}', lat, lon))

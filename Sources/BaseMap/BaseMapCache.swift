@@ -58,15 +58,15 @@ public enum BaseMapCache {
 
     /// The cached store, or nil when the file is missing, of another format or made from other sources; a file
     /// that fails its checksum or any check of its tables is an error naming it.
-    public static func read(from url: URL, fingerprint: String) throws(BaseMapError) -> BaseMapStore? {
+    public static func read(from url: URL, fingerprint: String) throws(DataFileError) -> BaseMapStore? {
         // Mapped, not read: the tables are copied out of the file's pages once, as they are decoded.
         guard let bytes = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
         var reader = BinaryReader(bytes: bytes, file: url.path)
         guard (try? reader.string()) == magic, (try? reader.int()) == formatVersion, (try? reader.string()) == fingerprint else { return nil }
-        guard bytes.count >= 8 else { throw BaseMapError(file: url.path, message: "corrupt cache: too short") }
+        guard bytes.count >= 8 else { throw DataFileError(file: url.path, message: "corrupt cache: too short") }
         var tail = BinaryReader(bytes: bytes.suffix(8), file: url.path)
         guard UInt64(bitPattern: Int64(try tail.int())) == bytes.withUnsafeBytes({ checksum(UnsafeRawBufferPointer(rebasing: $0.dropLast(8))) }) else {
-            throw BaseMapError(file: url.path, message: "corrupt cache: the checksum does not match its contents")
+            throw DataFileError(file: url.path, message: "corrupt cache: the checksum does not match its contents")
         }
         let land = try decode(&reader)
         let parks = try decode(&reader)
@@ -90,7 +90,7 @@ public enum BaseMapCache {
         writer.append(table.values)
     }
 
-    private static func decode(_ reader: inout BinaryReader) throws(BaseMapError) -> FeatureTable {
+    private static func decode(_ reader: inout BinaryReader) throws(DataFileError) -> FeatureTable {
         var table = FeatureTable()
         table.xs = try reader.doubles()
         table.ys = try reader.doubles()
@@ -110,14 +110,14 @@ public enum BaseMapCache {
                                                  table.names.count, table.values.count].allSatisfy({ $0 == count }),
               table.partEnds.last ?? 0 == table.xs.count, table.featureEnds.last ?? 0 == table.partEnds.count,
               isNonDecreasing(table.partEnds), isNonDecreasing(table.featureEnds) else {
-            throw BaseMapError(file: reader.file, message: "corrupt cache: inconsistent tables")
+            throw DataFileError(file: reader.file, message: "corrupt cache: inconsistent tables")
         }
         let world = WebMercator.halfWorld * 1.0001
         guard table.values.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
-            throw BaseMapError(file: reader.file, message: "corrupt cache: a feature's value is not a finite, non-negative number")
+            throw DataFileError(file: reader.file, message: "corrupt cache: a feature's value is not a finite, non-negative number")
         }
         for values in [table.xs, table.ys, table.minXs, table.minYs, table.maxXs, table.maxYs] where !values.allSatisfy({ $0.isFinite && abs($0) <= world }) {
-            throw BaseMapError(file: reader.file, message: "corrupt cache: a coordinate is not finite or outside the world")
+            throw DataFileError(file: reader.file, message: "corrupt cache: a coordinate is not finite or outside the world")
         }
         return table
     }
@@ -136,7 +136,7 @@ public enum BaseMapCache {
     public static func load(cacheDirectory: URL, sourceDirectory: URL, waterNames: URL) throws -> BaseMapStore {
         let url = cacheDirectory.appendingPathComponent(fileName)
         let print = fingerprint(of: sourceDirectory, waterNames: waterNames)
-        var corruption: BaseMapError?
+        var corruption: DataFileError?
         do {
             if let cached = try read(from: url, fingerprint: print) { return cached }
         } catch {
@@ -147,7 +147,7 @@ public enum BaseMapCache {
             store = try BaseMapImporter.importStore(from: sourceDirectory, waterNames: waterNames)
         } catch {
             guard let corruption else { throw error }
-            throw BaseMapError(file: url.path, message: "\(corruption.message), and it cannot be rebuilt: \(error)")
+            throw DataFileError(file: url.path, message: "\(corruption.message), and it cannot be rebuilt: \(error)")
         }
         try write(store, fingerprint: print, to: url)
         return store

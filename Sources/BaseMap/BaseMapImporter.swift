@@ -14,16 +14,16 @@ public enum BaseMapImporter {
     }
 
     /// Checks that every source exists, naming the first missing one and where it was expected.
-    public static func checkSources(in directory: URL) throws(BaseMapError) {
+    public static func checkSources(in directory: URL) throws(DataFileError) {
         for file in sourceFiles {
             let url = directory.appendingPathComponent(file)
             guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw BaseMapError(file: file, message: "missing base map source: expected at \(url.path) (see ../shared/data/nyc/README.md)")
+                throw DataFileError(file: file, message: "missing base map source: expected at \(url.path) (see ../shared/data/nyc/README.md)")
             }
         }
     }
 
-    public static func importStore(from directory: URL, waterNames: URL) throws(BaseMapError) -> BaseMapStore {
+    public static func importStore(from directory: URL, waterNames: URL) throws(DataFileError) -> BaseMapStore {
         try checkSources(in: directory)
         let streets = try importStreets(from: directory)
         var parks = FeatureTable()
@@ -39,7 +39,7 @@ public enum BaseMapImporter {
     }
 
     /// The street files alone, projected to mercator, with their class (the routing graph is built from these).
-    public static func importStreets(from directory: URL) throws(BaseMapError) -> FeatureTable {
+    public static func importStreets(from directory: URL) throws(DataFileError) -> FeatureTable {
         var streets = FeatureTable()
         for file in streetFiles {
             for feature in try GeoJSONReader.read(directory.appendingPathComponent(file)) {
@@ -53,13 +53,13 @@ public enum BaseMapImporter {
 
     /// The shapefile's rings reprojected from its `.prj` CRS to EPSG:3857 in one PROJ batch per feature.
     /// Shapefile rings already wind clockwise for outer rings and counter-clockwise for holes.
-    static func importShoreline(base: URL) throws(BaseMapError) -> FeatureTable {
+    static func importShoreline(base: URL) throws(DataFileError) -> FeatureTable {
         let contents = try ShapefileReader.read(base: base)
         let transformer: ProjTransformer
         do {
             transformer = try ProjTransformer.toWebMercator(from: contents.projectionWKT)
         } catch {
-            throw BaseMapError(file: base.appendingPathExtension("prj").path, message: error.description)
+            throw DataFileError(file: base.appendingPathExtension("prj").path, message: error.description)
         }
         var land = FeatureTable()
         for feature in contents.features {
@@ -71,7 +71,7 @@ public enum BaseMapImporter {
                 do {
                     try transformer.transform(xs: &xs, ys: &ys)
                 } catch {
-                    throw BaseMapError(file: base.appendingPathExtension("shp").path, message: error.description)
+                    throw DataFileError(file: base.appendingPathExtension("shp").path, message: error.description)
                 }
                 rings.append(zip(xs, ys).map { MercatorPoint(x: $0, y: $1) })
             }

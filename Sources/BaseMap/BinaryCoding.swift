@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// Appends numbers, arrays and strings to a byte buffer in little-endian order.
 struct BinaryWriter {
@@ -41,19 +42,19 @@ struct BinaryReader {
         offset = bytes.startIndex
     }
 
-    private mutating func take(_ count: Int) throws(BaseMapError) -> Range<Int> {
+    private mutating func take(_ count: Int) throws(DataFileError) -> Range<Int> {
         guard count >= 0, count <= bytes.endIndex - offset else {
-            throw BaseMapError(file: file, message: "truncated cache: wanted \(count) bytes at \(offset) of \(bytes.count)")
+            throw DataFileError(file: file, message: "truncated cache: wanted \(count) bytes at \(offset) of \(bytes.count)")
         }
         defer { offset += count }
         return offset..<(offset + count)
     }
 
     /// A count of items of `size` bytes, checked against the bytes that remain before anything is allocated.
-    private mutating func count(of size: Int) throws(BaseMapError) -> Int {
+    private mutating func count(of size: Int) throws(DataFileError) -> Int {
         let count = try int()
         guard count >= 0, count <= (bytes.endIndex - offset) / size else {
-            throw BaseMapError(file: file, message: "corrupt cache: a count of \(count) at \(offset) does not fit the \(bytes.endIndex - offset) bytes left")
+            throw DataFileError(file: file, message: "corrupt cache: a count of \(count) at \(offset) does not fit the \(bytes.endIndex - offset) bytes left")
         }
         return count
     }
@@ -70,27 +71,27 @@ struct BinaryReader {
         }
     }
 
-    mutating func int() throws(BaseMapError) -> Int {
+    mutating func int() throws(DataFileError) -> Int {
         let start = try take(8).lowerBound - bytes.startIndex
         return bytes.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: Int64.self))) }
     }
 
-    mutating func doubles() throws(BaseMapError) -> [Double] {
+    mutating func doubles() throws(DataFileError) -> [Double] {
         let count = try count(of: 8)
         return words(at: try take(count * 8).lowerBound, count: count) { Double(bitPattern: $0) }
     }
 
-    mutating func ints() throws(BaseMapError) -> [Int] {
+    mutating func ints() throws(DataFileError) -> [Int] {
         let count = try count(of: 8)
         return words(at: try take(count * 8).lowerBound, count: count) { Int(Int64(bitPattern: $0)) }
     }
 
-    mutating func uint8s() throws(BaseMapError) -> [UInt8] {
+    mutating func uint8s() throws(DataFileError) -> [UInt8] {
         let count = try count(of: 1)
         return [UInt8](bytes[try take(count)])
     }
 
-    mutating func string() throws(BaseMapError) -> String {
+    mutating func string() throws(DataFileError) -> String {
         let count = try count(of: 1)
         let start = try take(count).lowerBound - bytes.startIndex
         return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }

@@ -77,20 +77,20 @@ public struct MapStyle: Sendable {
     public func street(_ street: StreetClass) -> StreetLayer { streets[Int(street.rank)] }
 
     /// Reads and validates a style file; errors name the file and the field path.
-    public static func load(_ url: URL) throws(BaseMapError) -> MapStyle {
-        guard let data = try? Data(contentsOf: url) else { throw BaseMapError(file: url.path, message: "cannot read the style file") }
+    public static func load(_ url: URL) throws(DataFileError) -> MapStyle {
+        guard let data = try? Data(contentsOf: url) else { throw DataFileError(file: url.path, message: "cannot read the style file") }
         return try parse(data, file: url.lastPathComponent)
     }
 
-    public static func parse(_ data: Data, file: String) throws(BaseMapError) -> MapStyle {
+    public static func parse(_ data: Data, file: String) throws(DataFileError) -> MapStyle {
         let record: StyleRecord
         do {
             record = try JSONDecoder().decode(StyleRecord.self, from: data)
         } catch let error as DecodingError {
             let failure = DecodingFailure(error)
-            throw BaseMapError(file: file, path: failure.path, message: failure.message)
+            throw DataFileError(file: file, path: failure.path, message: failure.message)
         } catch {
-            throw BaseMapError(file: file, message: "\(error)")
+            throw DataFileError(file: file, message: "\(error)")
         }
         return try record.validated(file: file)
     }

@@ -24,7 +24,7 @@ enum PlaceImporter {
     /// Other label points kept per neighbourhood.
     static let neighbourhoodAlternatives = 6
 
-    static func places(sourceDirectory: URL, parks: FeatureTable, land: BaseMapStore, waterNames: URL) throws(BaseMapError) -> FeatureTable {
+    static func places(sourceDirectory: URL, parks: FeatureTable, land: BaseMapStore, waterNames: URL) throws(DataFileError) -> FeatureTable {
         var places = FeatureTable()
         // Areas that share a name once their qualifiers go are one place: named once, at the largest polygon's pole.
         var names: [String] = []

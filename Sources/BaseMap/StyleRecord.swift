@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Raster
 
 /// `snapmap.json` as written, before validation.
@@ -33,28 +34,28 @@ struct StyleRecord: Decodable {
     /// The credit frames carry; a style without it draws none.
     let attribution: Attribution?
 
-    func validated(file: String) throws(BaseMapError) -> MapStyle {
-        func color(_ text: String, _ path: String) throws(BaseMapError) -> Color {
-            do { return try Color(hex: text) } catch { throw BaseMapError(file: file, path: path, message: error.description) }
+    func validated(file: String) throws(DataFileError) -> MapStyle {
+        func color(_ text: String, _ path: String) throws(DataFileError) -> Color {
+            do { return try Color(hex: text) } catch { throw DataFileError(file: file, path: path, message: error.description) }
         }
-        func number(_ value: Double, _ path: String, _ range: ClosedRange<Double>) throws(BaseMapError) -> Double {
+        func number(_ value: Double, _ path: String, _ range: ClosedRange<Double>) throws(DataFileError) -> Double {
             guard value.isFinite, range.contains(value) else {
-                throw BaseMapError(file: file, path: path, message: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
+                throw DataFileError(file: file, path: path, message: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
             }
             return value
         }
         var layers: [MapStyle.StreetLayer] = []
         for street in StreetClass.allCases {
             let path = "streets.classes.\(street.rawValue)"
-            guard let layer = streets.classes[street.rawValue] else { throw BaseMapError(file: file, path: path, message: "missing street class") }
+            guard let layer = streets.classes[street.rawValue] else { throw DataFileError(file: file, path: path, message: "missing street class") }
             layers.append(MapStyle.StreetLayer(color: try color(layer.color, path + ".color"), minZoom: try number(layer.minZoom, path + ".minZoom", 0...24),
                                                width: try ZoomStops(layer.width, field: path + ".width", file: file)))
         }
         if let unknown = streets.classes.keys.sorted().first(where: { StreetClass(rawValue: $0) == nil }) {
-            throw BaseMapError(file: file, path: "streets.classes.\(unknown)", message: "unknown street class; allowed: \(StreetClass.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw DataFileError(file: file, path: "streets.classes.\(unknown)", message: "unknown street class; allowed: \(StreetClass.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let minClass = StreetClass(rawValue: labels.minClass) else {
-            throw BaseMapError(file: file, path: "labels.minClass", message: "unknown street class \"\(labels.minClass)\"")
+            throw DataFileError(file: file, path: "labels.minClass", message: "unknown street class \"\(labels.minClass)\"")
         }
         let labelStyle = MapStyle.Labels(
             minZoom: try number(labels.minZoom, "labels.minZoom", 0...24), minClass: minClass,
@@ -69,7 +70,7 @@ struct StyleRecord: Decodable {
         var credit: MapStyle.Attribution?
         if let attribution {
             guard !attribution.text.isEmpty, attribution.text.count <= 200 else {
-                throw BaseMapError(file: file, path: "attribution.text", message: "must be 1 to 200 characters")
+                throw DataFileError(file: file, path: "attribution.text", message: "must be 1 to 200 characters")
             }
             credit = MapStyle.Attribution(text: attribution.text, size: try number(attribution.size, "attribution.size", 4...40),
                                           ink: try color(attribution.ink, "attribution.ink"), plate: try color(attribution.plate, "attribution.plate"),
@@ -84,9 +85,9 @@ struct StyleRecord: Decodable {
                         minArea: try number(generalization.minArea, "generalization.minArea", 0...100))
     }
 
-    private func validatedPlaces(_ places: Places, color: (String, String) throws(BaseMapError) -> Color,
-                                 number: (Double, String, ClosedRange<Double>) throws(BaseMapError) -> Double,
-                                 file: String) throws(BaseMapError) -> MapStyle.Places {
+    private func validatedPlaces(_ places: Places, color: (String, String) throws(DataFileError) -> Color,
+                                 number: (Double, String, ClosedRange<Double>) throws(DataFileError) -> Double,
+                                 file: String) throws(DataFileError) -> MapStyle.Places {
         var placeLayers: [MapStyle.PlaceLayer] = []
         for (kind, layer) in [(PlaceKind.neighbourhood, places.neighbourhood), (.park, places.park), (.water, places.water)] {
             let path = "places.\(kind)"

@@ -14,22 +14,22 @@ struct WaterNames: Decodable {
 
     static let reachRange = 100.0...10_000
 
-    static func load(_ url: URL) throws(BaseMapError) -> [Water] {
+    static func load(_ url: URL) throws(DataFileError) -> [Water] {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw BaseMapError(file: url.path, message: "cannot read the water names file") }
+        do { data = try Data(contentsOf: url) } catch { throw DataFileError(file: url.path, message: "cannot read the water names file") }
         let waters: [Water]
         do {
             waters = try JSONDecoder().decode(WaterNames.self, from: data).waters
         } catch {
             let failure = DecodingFailure(error)
-            throw BaseMapError(file: url.path, path: failure.path, message: failure.message)
+            throw DataFileError(file: url.path, path: failure.path, message: failure.message)
         }
         for (index, water) in waters.enumerated() {
             guard (try? Coordinate(lat: water.lat, lon: water.lon)) != nil else {
-                throw BaseMapError(file: url.path, path: "waters[\(index)]", message: "lat must be within −85.05…85.05 and lon within −180…180")
+                throw DataFileError(file: url.path, path: "waters[\(index)]", message: "lat must be within −85.05…85.05 and lon within −180…180")
             }
             guard reachRange.contains(water.reachMeters) else {
-                throw BaseMapError(file: url.path, path: "waters[\(index)].reachMeters",
+                throw DataFileError(file: url.path, path: "waters[\(index)].reachMeters",
                                    message: "\(water.reachMeters) is out of range: allowed \(reachRange.lowerBound) … \(reachRange.upperBound)")
             }
         }
@@ -50,7 +50,7 @@ struct WaterShape {
     /// The area of the water reached, square mercator metres.
     let area: Double
 
-    static func read(_ water: WaterNames.Water, land: BaseMapStore, file: String) throws(BaseMapError) -> WaterShape {
+    static func read(_ water: WaterNames.Water, land: BaseMapStore, file: String) throws(DataFileError) -> WaterShape {
         let seed = WebMercator.projectUnchecked(lat: water.lat, lon: water.lon)
         let reach = water.reachMeters / cos(water.lat * .pi / 180)
         let side = Int((2 * reach / cell).rounded(.up)) | 1
@@ -60,7 +60,7 @@ struct WaterShape {
         }
         let wet = waterMask(land: land, side: side, point: point)
         guard wet[centre * side + centre] else {
-            throw BaseMapError(file: file, message: "the seed of \"\(water.name)\" (\(water.lat), \(water.lon)) is on land; move it into the water")
+            throw DataFileError(file: file, message: "the seed of \"\(water.name)\" (\(water.lat), \(water.lon)) is on land; move it into the water")
         }
         // The water the seed reaches (4-neighbours), and each cell's distance in cells to the nearest land.
         var reached = [Bool](repeating: false, count: side * side)

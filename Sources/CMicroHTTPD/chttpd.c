@@ -135,6 +135,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **re
     chttpd_watch_request(server, connection, 1);
     request_state *state = (request_state *)*request_state_pointer;
     if (!state) return;
+    if (state->ended) state->ended(state->ended_context);
     if (state->started) {
         pthread_mutex_lock(&server->streams_lock);
         server->in_flight--;

@@ -17,6 +17,7 @@ struct chttpd_pending {
     size_t length;
     int ready;
     int fd; /* the connection's socket, -1 when MHD does not say */
+    request_state *state;
 };
 
 chttpd_pending *chttpd_defer(chttpd_exchange *exchange) {
@@ -38,6 +39,7 @@ chttpd_pending *chttpd_defer(chttpd_exchange *exchange) {
     pending->connection = chttpd_exchange_connection(exchange);
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(pending->connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     pending->fd = info ? info->connect_fd : -1;
+    pending->state = state;
     state->pending = pending;
     MHD_suspend_connection(pending->connection);
     chttpd_exchange_mark_answered(exchange);
@@ -60,6 +62,11 @@ int chttpd_pending_client_left(chttpd_pending *pending) {
     return got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 }
 
+void chttpd_pending_on_end(chttpd_pending *pending, void (*ended)(void *context), void *context) {
+    pending->state->ended = ended;
+    pending->state->ended_context = context;
+}
+
 void chttpd_complete(chttpd_pending *pending, unsigned status, const uint8_t *body, size_t length) {
     pending->status = status;
     pending->body = (uint8_t *)malloc(length ? length : 1);
@@ -72,8 +79,10 @@ void chttpd_complete(chttpd_pending *pending, unsigned status, const uint8_t *bo
 enum MHD_Result chttpd_finish_deferred(struct MHD_Connection *connection, request_state *state) {
     chttpd_pending *pending = state->pending;
     if (!pending->ready) return MHD_YES;
-    struct MHD_Response *response = MHD_create_response_from_buffer(pending->length, pending->body, MHD_RESPMEM_MUST_COPY);
+    /* The body passes to MHD, which frees it: an answer is held once while a slow client reads it. */
+    struct MHD_Response *response = MHD_create_response_from_buffer(pending->length, pending->body, MHD_RESPMEM_MUST_FREE);
     if (!response) return MHD_NO;
+    pending->body = NULL;
     for (int i = 0; i < pending->header_count; i++) MHD_add_response_header(response, pending->names[i], pending->values[i]);
     chttpd_close_when_stopping(pending->server, response);
     enum MHD_Result queued = MHD_queue_response(connection, pending->status, response);

@@ -47,6 +47,9 @@ typedef struct {
     int query_refused; /* the query was cut before MHD parsed it (query.c) */
     int started;       /* the handler has seen the headers: the request counts as in flight */
     chttpd_pending *pending;
+    /* Called once when the request ends (its answer sent, or the connection gone), if set. */
+    void (*ended)(void *context);
+    void *ended_context;
 } request_state;
 
 /* Queues a deferred answer that is ready (MHD calls the handler again after the connection is resumed). */

@@ -48,27 +48,27 @@ public struct RouteCatalog: Sendable {
         let arc: Arc
     }
 
-    public static func load(dataDirectory: URL) throws(FixtureError) -> RouteCatalog {
+    public static func load(dataDirectory: URL) throws(DataFileError) -> RouteCatalog {
         let url = dataDirectory.appendingPathComponent(file)
         let contents: File
         do {
             contents = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
         } catch {
-            throw FixtureError.describing(error, file: file)
+            throw DataFileError.describing(error, file: file)
         }
         guard (0...1).contains(contents.arc.bend), (2...512).contains(contents.arc.segments) else {
-            throw FixtureError(file: file, path: "arc", message: "bend must be 0 … 1 and segments 2 … 512")
+            throw DataFileError(file: file, path: "arc", message: "bend must be 0 … 1 and segments 2 … 512")
         }
         var routes: [DeliveryRoute] = []
         for (index, route) in contents.routes.enumerated() {
             guard route.points.last == contents.home else {
-                throw FixtureError(file: file, path: "routes[\(index)].points", message: "a route must end at home \(contents.home)")
+                throw DataFileError(file: file, path: "routes[\(index)].points", message: "a route must end at home \(contents.home)")
             }
             do {
                 for point in route.points { try point.checkProjectable() }
                 routes.append(DeliveryRoute(name: route.name, store: route.store, polyline: try Polyline(route.points)))
             } catch {
-                throw FixtureError(file: file, path: "routes[\(index)].points", message: error.description)
+                throw DataFileError(file: file, path: "routes[\(index)].points", message: error.description)
             }
         }
         return RouteCatalog(home: contents.home, routes: routes, arcBend: contents.arc.bend, arcSegments: contents.arc.segments)

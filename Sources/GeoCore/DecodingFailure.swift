@@ -48,7 +48,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    static func describe(_ type: Any.Type) -> String {
+    /// What a value of `type` is, in the data's words: "a number", "a string", "true or false", "an array", "an object".
+    public static func describe(_ type: Any.Type) -> String {
         switch type {
         case is Double.Type, is Int.Type, is Float.Type, is UInt64.Type: return "a number"
         case is String.Type: return "a string"

@@ -1,4 +1,5 @@
 import Foundation
+import Parallel
 
 /// A position in EPSG:3857 metres, x east and y north.
 public struct MercatorPoint: Hashable, Sendable, Codable {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import Raster
+import Parallel
 
 /// The glow's density at every pixel of a view: Σ intensity · weight · exp(−d² / 2σ²).
 ///

@@ -17,16 +17,20 @@ public protocol LiveBus: AnyObject, Sendable {
 }
 
 extension LiveMapService {
-    /// Publishes this replica's changes on `bus` and delivers the other replicas' to this one's observers.
+    /// Publishes this replica's changes on `bus` and delivers the other replicas' to this one's observers (after the
+    /// store, when it is a `LiveView`, has applied them).
     public func attach(_ bus: any LiveBus) {
         busHolder.set(bus)
+        let view = store as? LiveView
         bus.listen { [observers, snapObservers, resyncObservers] message in
+            view?.hear(message)
             switch message {
             case .change(let change): observers.send(change)
             case .snap(let snap): snapObservers.send(snap)
             case .resync: resyncObservers.send(())
             }
         }
+        view?.follow(bus)
     }
 }
 

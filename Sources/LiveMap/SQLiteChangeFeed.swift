@@ -5,7 +5,7 @@ import SQLiteKit
 /// polling the change log every `pollInterval`: each store write adds its message to the log in its own
 /// transaction, so a change is never made without being told, and publishing here has nothing left to do.
 /// A listener that fell behind the log's pruning gets `.resync`.
-public final class SQLiteChangeFeed: LiveBus, @unchecked Sendable {
+public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
     /// How often the log is read: the most a change made elsewhere waits before it reaches this process.
     public static let pollInterval = 0.05
     /// How long log rows are kept; a listener further behind than this resyncs.
@@ -15,6 +15,10 @@ public final class SQLiteChangeFeed: LiveBus, @unchecked Sendable {
     private let lock = NSLock()
     private var handlers: [@Sendable (LiveBusMessage) -> Void] = []
     private var started = false
+    private var caughtUp: UInt64?
+
+    /// The instant each poll started, once it delivered every row it read: all changes made before it are heard.
+    public var caughtUpAt: UInt64? { lock.withLock { caughtUp } }
 
     init(store: SQLiteLiveStore) {
         self.store = store
@@ -52,8 +56,12 @@ public final class SQLiteChangeFeed: LiveBus, @unchecked Sendable {
 
     /// Delivers the rows after `cursor` written by other instances; returns the new cursor.
     private func poll(_ database: SQLiteDatabase, after cursor: Int) -> Int {
-        guard let rows = try? database.query("SELECT seq, origin, message FROM changes WHERE seq > ? ORDER BY seq LIMIT 1000", [.integer(cursor)]),
-              let last = rows.last?[0].integer else { return cursor }
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard let rows = try? database.query("SELECT seq, origin, message FROM changes WHERE seq > ? ORDER BY seq LIMIT 1000", [.integer(cursor)]) else { return cursor }
+        guard let last = rows.last?[0].integer else {
+            lock.withLock { caughtUp = started }
+            return cursor
+        }
         lock.lock()
         let current = handlers
         lock.unlock()
@@ -61,6 +69,7 @@ public final class SQLiteChangeFeed: LiveBus, @unchecked Sendable {
         if let first = rows.first?[0].integer, first > cursor + 1, cursor > 0 { messages.append(.resync) }
         messages += rows.compactMap { row in row[1].text == store.origin ? nil : row[2].text.flatMap(LiveBusMessage.init(text:)) }
         for message in messages { for handler in current { handler(message) } }
+        if rows.count < 1000 { lock.withLock { caughtUp = started } }
         return last
     }
 }

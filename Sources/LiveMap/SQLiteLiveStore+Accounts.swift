@@ -56,6 +56,7 @@ extension SQLiteLiveStore {
         let removed: Bool = try write { database in
             guard let row = try database.query("SELECT row FROM people WHERE id = ?", [.text(id.rawValue)]).first?.first?.integer else { return false }
             let person: [SQLiteDatabase.Value] = [.integer(row)], name: [SQLiteDatabase.Value] = [.text(id.rawValue)]
+            try database.change("DELETE FROM orders WHERE customer_row = ?1 OR dasher_row = ?1", person)
             try database.change("DELETE FROM asks WHERE from_row = ?1 OR to_row = ?1", person)
             try database.change("DELETE FROM blocks WHERE blocker_row = ?1 OR blocked_row = ?1", person)
             try database.change("DELETE FROM tokens WHERE person_row = ?1", person)

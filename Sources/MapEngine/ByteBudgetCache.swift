@@ -89,6 +89,15 @@ public final class ByteBudgetCache<Key: Hashable & Sendable, Value>: @unchecked 
         }
     }
 
+    /// Forgets the value under `key`, if any.
+    public func removeValue(for key: Key) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let node = nodes.removeValue(forKey: key) else { return }
+        unlink(node)
+        used -= node.cost
+    }
+
     private func unlink(_ node: Node) {
         if let older = node.older { older.newer = node.newer } else { oldest = node.newer }
         if let newer = node.newer { newer.older = node.older } else { newest = node.older }

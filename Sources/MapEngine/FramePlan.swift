@@ -4,6 +4,7 @@ import GeoCore
 import MapScene
 import PinLayout
 import Raster
+import Parallel
 
 /// The stages of a frame, bottom to top: the one drawing order of whole, banded, selected and fly-to frames.
 enum FrameStage: Int, Comparable, CaseIterable, Sendable {
@@ -106,7 +107,7 @@ extension MapEngine {
     /// The plan's frame from its base through `last`, one canvas drawn as bands of `bandHeight` rows in parallel.
     func drawInBands(_ plan: FramePlan, through last: FrameStage) throws -> Canvas {
         let (bands, tops) = Self.bands(of: plan.view)
-        let canvases = try ConcurrentMap.map(Array(bands.indices)) { try self.drawBand(plan, bands[$0], top: tops[$0], through: last) }
+        let canvases = try ParallelFor.map(Array(bands.indices)) { try self.drawBand(plan, bands[$0], top: tops[$0], through: last) }
             .map { try $0.get() }
         return canvases.count == 1 ? canvases[0] : try Canvas(stacking: canvases)
     }

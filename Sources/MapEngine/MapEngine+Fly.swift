@@ -4,6 +4,7 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
+import Parallel
 
 /// The fly-to as an animation: the van Wijk–Nuij path to a selected friend, each frame a full render at its
 /// camera, ending on the selected frame with its card sliding up.
@@ -22,9 +23,15 @@ extension MapEngine {
         ProcessInfo.processInfo.activeProcessorCount * renderBytes(pixels: pixels) + flyMaxTotalPixels / 2
     }
 
-    /// The fly-to's frames; it throws `RenderStopped` as soon as `stopWhen` says so (checked before each frame).
-    public func flyAnimation(_ viewport: Viewport, friends: [Friend], selected: String, now: Date, viewer: Coordinate? = nil,
-                             framesPerSecond: Int = 30, stopWhen: @escaping @Sendable () -> Bool = { false }) throws -> [APNG.Frame] {
+    /// Checks a fly-to's parameters and size (each frame, and all together) before anything is drawn.
+    public func checkFly(_ viewport: Viewport, friends: [Friend], selected: String, now: Date, viewer: Coordinate? = nil,
+                         framesPerSecond: Int = 30) throws {
+        _ = try flyPath(viewport, friends: friends, selected: selected, now: now, viewer: viewer, framesPerSecond: framesPerSecond)
+    }
+
+    /// The fly-to's framed viewport, layout, path frames and card slides, checked against the size limits.
+    private func flyPath(_ viewport: Viewport, friends: [Friend], selected: String, now: Date, viewer: Coordinate?,
+                         framesPerSecond: Int) throws -> (framed: Viewport, layout: PinLayoutResult, path: [FlyFrame], slides: Int) {
         guard Self.flyFrameRates.contains(framesPerSecond) else {
             throw BadParameter(name: "fps", message: "must be 30 or 60, got \(framesPerSecond)")
         }
@@ -33,7 +40,6 @@ extension MapEngine {
             throw BadParameter(name: "size", message: "a fly-to frame of \(framed.pixelWidth)×\(framed.pixelHeight) px is too large: allowed at most \(Self.flyMaxPixels) pixels")
         }
         let step = Int(FlyToPath.framesPerSecond) / framesPerSecond
-        let delay = 1000 / framesPerSecond
         let path = stride(from: 0, to: answer.path.count - 1, by: step).map { answer.path[$0] }
         let slides = max(1, Int((Self.cardSlideSeconds * Double(framesPerSecond)).rounded()))
         let total = (path.count + (layout.card == nil ? 0 : slides)) * framed.pixelWidth * framed.pixelHeight
@@ -41,7 +47,16 @@ extension MapEngine {
             throw BadParameter(name: "size", message: "this fly-to is \(path.count) frames of \(framed.pixelWidth)×\(framed.pixelHeight) px, "
                                + "\(total / 1_000_000) Mpx in all: allowed at most \(Self.flyMaxTotalPixels / 1_000_000) Mpx (ask a smaller size or scale, or fps=30)")
         }
-        var frames = try ConcurrentMap.map(path) { frame in
+        return (framed, layout, path, slides)
+    }
+
+    /// The fly-to's frames; it throws `RenderStopped` as soon as `stopWhen` says so (checked before each frame).
+    public func flyAnimation(_ viewport: Viewport, friends: [Friend], selected: String, now: Date, viewer: Coordinate? = nil,
+                             framesPerSecond: Int = 30, stopWhen: @escaping @Sendable () -> Bool = { false }) throws -> [APNG.Frame] {
+        let (framed, layout, path, slides) = try flyPath(viewport, friends: friends, selected: selected, now: now, viewer: viewer,
+                                                         framesPerSecond: framesPerSecond)
+        let delay = 1000 / framesPerSecond
+        var frames = try ParallelFor.map(path) { frame in
             guard !stopWhen() else { throw RenderStopped() }
             return try APNG.Frame(canvas: self.renderFrame(framed.with(Camera(center: frame.center, zoom: frame.zoom)), layers: [.base, .heat, .pins],
                                                     friends: friends, selected: selected, now: now).canvas, delayMilliseconds: delay)
@@ -50,7 +65,7 @@ extension MapEngine {
         // The card covers only the bottom: each slide frame recompresses only the bands it changes.
         let (frame, plan) = try composeFrame(framed, layers: [.base, .heat, .pins], layout: layout, friends: friends, card: nil, now: now, sharing: nil)
         let settled = SharedLayer(canvas: frame.canvas)
-        frames += try ConcurrentMap.map(Array(1...slides)) { index in
+        frames += try ParallelFor.map(Array(1...slides)) { index in
             guard !stopWhen() else { throw RenderStopped() }
             let t = Double(index) / Double(slides)
             let omega = 22.0

@@ -4,6 +4,7 @@ import MapScene
 import PinDrawing
 import PinLayout
 import Raster
+import Parallel
 
 /// A frame as PNG, with the layout its pins were drawn from (when it has pins).
 public struct EncodedFrame {
@@ -31,17 +32,20 @@ extension MapEngine {
 
     /// The PNG of a frame (at the selection camera of `selected`, with its card, when `atSelection`). Frames
     /// over shared layers, and frames too small to encode in bands, are drawn on one canvas; the others band by
-    /// band, at most `streamedBandsInFlight` at a time above `streamAbove` pixels.
+    /// band, at most `streamedBandsInFlight` at a time above `streamAbove` pixels; a banded frame stops (throwing
+    /// `RenderStopped`) before its next band once `stopWhen` says so.
     public func encodeFrame(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String? = nil, atSelection: Bool = false,
                             now: Date, viewer: Coordinate? = nil, sharing: SharedLayers? = nil,
-                            streamAbove: Int = MapEngine.streamedFramePixels) throws -> EncodedFrame {
+                            streamAbove: Int = MapEngine.streamedFramePixels,
+                            stopWhen: @escaping @Sendable () -> Bool = { false }) throws -> EncodedFrame {
         // The selection camera keeps the frame's size, so the size decides the path before any layout is made.
         let (width, height) = (viewport.pixelWidth, viewport.pixelHeight)
         // A layer too large to be kept is not shared: drawn in bands, the frame never holds a whole canvas.
         let sharing = sharing.flatMap { $0.keeps(cost: width * height * SharedLayer.bytesPerPixel) ? $0 : nil }
         if sharing == nil, width * height >= PNGCodec.minimumBandedPixels,
            let frame = try encodeInBands(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: now,
-                                         viewer: viewer, inFlight: width * height > streamAbove ? Self.streamedBandsInFlight : .max) {
+                                         viewer: viewer, inFlight: width * height > streamAbove ? Self.streamedBandsInFlight : .max,
+                                         stopWhen: stopWhen) {
             return frame
         }
         let frame = if atSelection, let selected {
@@ -57,7 +61,7 @@ extension MapEngine {
     /// The frame encoded band by band, `inFlight` bands at most at a time; nil when it needs the whole-canvas
     /// encoding (an RGBA frame that turned out opaque, as `PNGCodec.encode` decides its channels).
     private func encodeInBands(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String?, atSelection: Bool,
-                               now: Date, viewer: Coordinate?, inFlight: Int) throws -> EncodedFrame? {
+                               now: Date, viewer: Coordinate?, inFlight: Int, stopWhen: @escaping @Sendable () -> Bool) throws -> EncodedFrame? {
         var framed = viewport
         var layout: PinLayoutResult?
         if atSelection {
@@ -68,16 +72,18 @@ extension MapEngine {
         let drawn = atSelection ? layers.union([.pins]) : layers
         if drawn.contains(.pins), layout == nil { layout = try self.layout(framed, friends: friends, selected: selected, now: now) }
         let plan = plan(framed, layers: drawn, layout: layout, friends: friends, card: cardInk(layout, selected: selected, friends: friends), now: now)
-        guard let png = try streamFrame(plan, inFlight: inFlight) else { return nil }
+        guard let png = try streamFrame(plan, inFlight: inFlight, stopWhen: stopWhen) else { return nil }
         return EncodedFrame(png: png, width: viewport.pixelWidth, height: viewport.pixelHeight, layout: layout)
     }
 
     /// Draws the plan's bands through the card (at most `inFlight` at a time, taken top to bottom) and hands each to
-    /// the encoder; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`).
-    private func streamFrame(_ plan: FramePlan, inFlight: Int) throws -> [UInt8]? {
+    /// the encoder; nil when the frame needs the whole-canvas encoding (see `PNGStreamEncoder.finish`). Throws
+    /// `RenderStopped` before a band once `stopWhen` says so.
+    private func streamFrame(_ plan: FramePlan, inFlight: Int, stopWhen: @escaping @Sendable () -> Bool) throws -> [UInt8]? {
         let (bands, tops) = Self.bands(of: plan.view)
         let encoder = try PNGStreamEncoder(width: plan.view.width, height: plan.view.height, opaque: plan.layers.contains(.base))
-        try ConcurrentMap.forEach(bands.count, workers: inFlight) { index in
+        try ParallelFor.forEach(bands.count, workers: inFlight) { index in
+            guard !stopWhen() else { throw RenderStopped() }
             try encoder.append(self.drawBand(plan, bands[index], top: tops[index], through: .card))
         }
         return try encoder.finish()

@@ -59,7 +59,7 @@ public final class MapEngine: Sendable {
         scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
         let styleFile = paths.styleFile.lastPathComponent
         let styleData: Data
-        do { styleData = try Data(contentsOf: paths.styleFile) } catch { throw FixtureError.describing(error, file: styleFile) }
+        do { styleData = try Data(contentsOf: paths.styleFile) } catch { throw DataFileError.describing(error, file: styleFile) }
         let style = try MapStyle.parse(styleData, file: styleFile)
         let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
         let labelFont = try InterFont.bold.load()

@@ -32,9 +32,9 @@ public struct AvatarLook: Hashable, Sendable, Codable {
     }
 
     /// Checks the colours; errors name the field under `path`.
-    func validated(path: String, file: String) throws(FixtureError) -> AvatarLook {
+    func validated(path: String, file: String) throws(DataFileError) -> AvatarLook {
         for (field, value) in [("skin", skin), ("hairColor", hairColor), ("top", top)] where !HexColor.isValid(value) {
-            throw FixtureError(file: file, path: "\(path).\(field)", message: "must be #RRGGBB, got \"\(value.prefix(20))\"")
+            throw DataFileError(file: file, path: "\(path).\(field)", message: "must be #RRGGBB, got \"\(value.prefix(20))\"")
         }
         return self
     }

@@ -36,9 +36,9 @@ struct FriendRecord: Decodable {
     let look: AvatarLook?
 
     /// Validates the record; errors carry the field path under `prefix`.
-    func validated(prefix: String, file: String, capturedAt: Date) throws(FixtureError) -> Friend {
-        func fail(_ field: String, _ message: String) -> FixtureError {
-            FixtureError(file: file, path: "\(prefix).\(field)", message: message)
+    func validated(prefix: String, file: String, capturedAt: Date) throws(DataFileError) -> Friend {
+        func fail(_ field: String, _ message: String) -> DataFileError {
+            DataFileError(file: file, path: "\(prefix).\(field)", message: message)
         }
         guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw fail("id", "must be non-empty ASCII letters, digits, - or _")
@@ -49,7 +49,7 @@ struct FriendRecord: Decodable {
             coordinate = try Coordinate(lat: lat, lon: lon)
             try coordinate.checkProjectable()
         } catch {
-            throw FixtureError(file: file, path: prefix, message: error.description)
+            throw DataFileError(file: file, path: prefix, message: error.description)
         }
         guard (0...Self.maxMinutesAgo).contains(lastSeenMinutesAgo) else {
             throw fail("lastSeenMinutesAgo", "\(lastSeenMinutesAgo) is out of range: allowed 0 … \(Self.maxMinutesAgo)")

@@ -16,6 +16,19 @@ extension LiveMapService {
     public func friends(of viewer: PersonID, at now: Date) throws -> [Friend] {
         try visibleFriends(of: viewer, at: now).map(Friend.init)
     }
+
+    /// The friends `viewer` sees at `now`, and the first instant after `now` at which the rule could show or hide one
+    /// of their candidates with no write (a Ghost timer ending, a fix leaving its window); nil when only a write can.
+    public func friendsUntil(of viewer: PersonID, at now: Date) throws -> (friends: [Friend], until: Date?) {
+        let candidates = try store.candidates(of: viewer)
+        let until = candidates.compactMap { VisibilityRule.nextChange($0.facts, after: now) }.min()
+        return (candidates.compactMap { Self.visible($0, at: now) }.map(Friend.init), until)
+    }
+
+    /// The stamp of what `viewer` sees, when the store is a current `LiveView` (`LiveView.answerStamp`); else nil.
+    public func answerStamp(of viewer: PersonID) -> UInt64? {
+        (store as? LiveView)?.answerStamp(of: viewer)
+    }
 }
 
 /// Loads the Williamsburg fixture into a live store: the viewer and the fixture's friends, friendships with the

@@ -34,8 +34,8 @@ public struct SceneLoader: Sendable {
         self.dataDirectory = dataDirectory
     }
 
-    /// Loads the scene; any problem is a `FixtureError` naming the file and field path.
-    public func load() throws(FixtureError) -> Scene {
+    /// Loads the scene; any problem is a `DataFileError` naming the file and field path.
+    public func load() throws(DataFileError) -> Scene {
         let sceneRecord = try decode(SceneRecord.self, from: Self.sceneFile)
         let viewport = try sceneRecord.validatedViewport(file: Self.sceneFile)
         let capturedAt = try sceneRecord.validatedCapturedAt(file: Self.sceneFile)
@@ -51,7 +51,7 @@ public struct SceneLoader: Sendable {
         let friends: [FriendRecord]
     }
 
-    private func loadFriends(capturedAt: Date) throws(FixtureError) -> (sharing: [Friend], ghosts: [Friend], looks: [String: AvatarLook]) {
+    private func loadFriends(capturedAt: Date) throws(DataFileError) -> (sharing: [Friend], ghosts: [Friend], looks: [String: AvatarLook]) {
         let records = try decode(FriendsFile.self, from: Self.friendsFile).friends
         var seen = Set<String>()
         var visible: [Friend] = []
@@ -60,7 +60,7 @@ public struct SceneLoader: Sendable {
         for (index, record) in records.enumerated() {
             let prefix = "friends[\(index)]"
             guard seen.insert(record.id).inserted else {
-                throw FixtureError(file: Self.friendsFile, path: prefix + ".id", message: "duplicate id \"\(record.id)\"")
+                throw DataFileError(file: Self.friendsFile, path: prefix + ".id", message: "duplicate id \"\(record.id)\"")
             }
             let friend = try record.validated(prefix: prefix, file: Self.friendsFile, capturedAt: capturedAt)
             if record.ghostMode == true { ghosts.append(friend) } else { visible.append(friend) }
@@ -69,18 +69,18 @@ public struct SceneLoader: Sendable {
         return (visible, ghosts, looks)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws(FixtureError) -> T {
+    private func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws(DataFileError) -> T {
         let url = dataDirectory.appendingPathComponent(relativePath)
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw FixtureError(file: url.path, path: "", message: "cannot read the file (expected under the data directory \(dataDirectory.path))")
+            throw DataFileError(file: url.path, path: "", message: "cannot read the file (expected under the data directory \(dataDirectory.path))")
         }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw FixtureError.from(error, file: relativePath, data: data)
+            throw DataFileError.from(error, file: relativePath, data: data)
         }
     }
 }

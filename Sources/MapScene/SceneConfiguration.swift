@@ -36,23 +36,23 @@ struct SceneRecord: Decodable {
     let viewport: ViewportRecord
     let selection: SelectionSettings
 
-    func validatedViewport(file: String) throws(FixtureError) -> Viewport {
+    func validatedViewport(file: String) throws(DataFileError) -> Viewport {
         do {
             return try Viewport(center: viewport.center, zoom: viewport.zoom, size: viewport.size,
                                 scale: viewport.scale, insets: viewport.insets)
         } catch {
-            throw FixtureError(file: file, path: "viewport", message: error.description)
+            throw DataFileError(file: file, path: "viewport", message: error.description)
         }
     }
 
-    func validatedCapturedAt(file: String) throws(FixtureError) -> Date {
+    func validatedCapturedAt(file: String) throws(DataFileError) -> Date {
         guard let date = ISO8601Time.date(from: capturedAt) else {
-            throw FixtureError(file: file, path: "capturedAt", message: "expected an ISO 8601 time such as \(ISO8601Time.example)")
+            throw DataFileError(file: file, path: "capturedAt", message: "expected an ISO 8601 time such as \(ISO8601Time.example)")
         }
         return date
     }
 
-    func validatedSelection(file: String) throws(FixtureError) -> SelectionSettings {
+    func validatedSelection(file: String) throws(DataFileError) -> SelectionSettings {
         let zooms = Viewport.zoomRange
         let checks: [(String, Double, ClosedRange<Double>)] = [
             ("zoom", selection.zoom, zooms), ("maxZoom", selection.maxZoom, zooms),
@@ -62,7 +62,7 @@ struct SceneRecord: Decodable {
             do {
                 try GeoError.check(value, name, in: range)
             } catch {
-                throw FixtureError(file: file, path: "selection.\(name)", message: error.description)
+                throw DataFileError(file: file, path: "selection.\(name)", message: error.description)
             }
         }
         return selection

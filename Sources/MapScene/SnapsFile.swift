@@ -14,12 +14,12 @@ public enum SnapsFile {
     /// Reads a file; errors name the file, the line and the field.
     public static func read(_ url: URL) throws -> [PublicSnap] {
         guard let data = try? Data(contentsOf: url) else {
-            throw FixtureError(file: url.path, path: "", message: "cannot read the file")
+            throw DataFileError(file: url.path, path: "", message: "cannot read the file")
         }
         var snaps: [PublicSnap] = []
         let decoder = JSONDecoder()
         for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-            guard snaps.count < maxLines else { throw FixtureError(file: url.lastPathComponent, path: "", message: "more than \(maxLines) lines") }
+            guard snaps.count < maxLines else { throw DataFileError(file: url.lastPathComponent, path: "", message: "more than \(maxLines) lines") }
             let path = "line \(index + 1)"
             do {
                 let record = try decoder.decode(ActivityGenerator.Snap.self, from: Data(line))
@@ -30,9 +30,9 @@ public enum SnapsFile {
                 do { coordinate = try Coordinate(lat: record.lat, lon: record.lon) } catch { throw LiveMapError.invalid(field: "lat/lon", message: error.description) }
                 snaps.append(try PublicSnap(person: PersonID(record.person, field: "person"), coordinate: coordinate, takenAt: at))
             } catch let error as LiveMapError {
-                throw FixtureError(file: url.lastPathComponent, path: path, message: error.description)
+                throw DataFileError(file: url.lastPathComponent, path: path, message: error.description)
             } catch {
-                throw FixtureError.from(error, file: url.lastPathComponent + " " + path)
+                throw DataFileError.from(error, file: url.lastPathComponent + " " + path)
             }
         }
         return snaps

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// The style file's top-level sections as canonical JSON (keys sorted, the file's layout gone), gathered by the
 /// answers that read them, so that an answer's ETag covers the sections it is drawn from and no other. The glow,
@@ -26,7 +27,7 @@ public struct StyleSections: Sendable {
     /// Reads the sections of a style file's bytes (a file that is not a JSON object is an error naming it).
     public init(_ data: Data, file: String) throws {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw FixtureError(file: file, path: "", message: "the style is not a JSON object")
+            throw DataFileError(file: file, path: "", message: "the style is not a JSON object")
         }
         func text(_ keep: (String) -> Bool) throws -> String {
             String(decoding: try JSONSerialization.data(withJSONObject: object.filter { keep($0.key) }, options: [.sortedKeys]), as: UTF8.self)

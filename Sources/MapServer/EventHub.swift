@@ -42,6 +42,11 @@ public final class EventHub: @unchecked Sendable {
     /// When each watched pair's visibility changes by time alone.
     var deadlines = DeadlineQueue<Pair>()
     var payloadTexts: [PersonID: (person: Person, fix: LocationFix, text: String)] = [:]
+    /// The events' date formatter, used on `queue` only.
+    let dates = ISO8601DateFormatter()
+    private let admission = NSLock()
+    /// Stream places taken per viewer (streams open or opening).
+    private var admitted: [PersonID: Int] = [:]
     private var nextID = 0
     private var sweepTimer: (any DispatchSourceTimer)?
     let deadlineTimer: any DispatchSourceTimer
@@ -80,22 +85,39 @@ public final class EventHub: @unchecked Sendable {
     /// The number of open streams (for health and tests).
     public var streamCount: Int { queue.sync { subscribers.count } }
 
-    /// Whether `viewer` may open another stream.
-    func admits(_ viewer: PersonID) -> Bool {
-        queue.sync { (byViewer[viewer]?.count ?? 0) < Self.maxStreamsPerViewer }
+    /// Takes one of `viewer`'s `maxStreamsPerViewer` stream places; false when all are taken. It never waits for the
+    /// hub's queue: an HTTP thread that did stalled every connection it serves while streams opened by the thousand
+    /// (their `ready` events waited, and those still unanswered met the idle timeout). `subscribe` gives the place
+    /// back when the stream does not open, and `drop` when it ends.
+    func admit(_ viewer: PersonID) -> Bool {
+        admission.withLock {
+            guard admitted[viewer, default: 0] < Self.maxStreamsPerViewer else { return false }
+            admitted[viewer, default: 0] += 1
+            return true
+        }
     }
 
-    /// Starts a viewer's stream, opened with the token of hash `tokenHash`, with a `ready` event listing the
-    /// friends they see now; a token revoked meanwhile ends it instead.
+    func release(_ viewer: PersonID) {
+        admission.withLock {
+            admitted[viewer, default: 1] -= 1
+            if admitted[viewer] == 0 { admitted[viewer] = nil }
+        }
+    }
+
+    /// Starts a viewer's stream (admitted first), opened with the token of hash `tokenHash`, with a `ready` event
+    /// listing the friends they see now; a token revoked meanwhile ends it instead.
     func subscribe(_ viewer: PersonID, tokenHash: String, stream: HTTPStream) {
         queue.async {
-            guard (try? self.live.signsIn(tokenHash: tokenHash, viewer)) == true else { return stream.end() }
+            guard (try? self.live.signsIn(tokenHash: tokenHash, viewer)) == true else {
+                self.release(viewer)
+                return stream.end()
+            }
             let now = self.clock()
             let candidates = (try? self.live.store.candidates(of: viewer)) ?? []
             let friends = candidates.compactMap { LiveMapService.visible($0, at: now) }
             let id = self.nextID
             self.nextID += 1
-            guard stream.send(": snapmap events\nretry: 2000\n\n" + Self.event("ready", friends.map(Self.payload))) else { return }
+            guard stream.send(": snapmap events\nretry: 2000\n\n" + Self.event("ready", friends.map(self.payload))) else { return self.release(viewer) }
             self.subscribers[id] = Subscriber(viewer: viewer, tokenHash: tokenHash, stream: stream,
                                               known: Dictionary(uniqueKeysWithValues: friends.map { ($0.person.id, $0) }), candidates: [])
             self.byViewer[viewer, default: []].insert(id)

@@ -80,18 +80,30 @@ public struct DeferredReply: Sendable {
     private let send: @Sendable (HTTPResponse) -> Void
     /// True once the client has closed its connection: the answer would go nowhere, so work on it may stop.
     public let clientLeft: @Sendable () -> Bool
+    /// Registers a function called once the request has ended (its answer read to the end, or the client gone);
+    /// call it before sending.
+    public let whenEnded: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    public init(clientLeft: @escaping @Sendable () -> Bool = { false }, send: @escaping @Sendable (HTTPResponse) -> Void) {
+    public init(clientLeft: @escaping @Sendable () -> Bool = { false },
+                whenEnded: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
+                send: @escaping @Sendable (HTTPResponse) -> Void) {
         self.send = send
         self.clientLeft = clientLeft
+        self.whenEnded = whenEnded
     }
 
     public func callAsFunction(_ response: HTTPResponse) { send(response) }
 
     /// The same reply with each answer changed by `transform` before it is sent.
     public func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> DeferredReply {
-        DeferredReply(clientLeft: clientLeft) { [send] in send(transform($0)) }
+        DeferredReply(clientLeft: clientLeft, whenEnded: whenEnded) { [send] in send(transform($0)) }
     }
+}
+
+/// A function C calls once, carried through its context pointer.
+private final class EndedCallback {
+    let call: @Sendable () -> Void
+    init(_ call: @escaping @Sendable () -> Void) { self.call = call }
 }
 
 /// A deferred answer's C handle, carried to the thread that completes it.
@@ -214,7 +226,13 @@ public final class HTTPServer: @unchecked Sendable {
             guard let pending = chttpd_defer(exchange) else { return }
             let answered = self.answered
             let handle = PendingHandle(pointer: pending)
-            produce(DeferredReply(clientLeft: { chttpd_pending_client_left(handle.pointer) != 0 }) { final in
+            let whenEnded: @Sendable (@escaping @Sendable () -> Void) -> Void = { ended in
+                chttpd_pending_on_end(handle.pointer, { context in
+                    guard let context else { return }
+                    Unmanaged<EndedCallback>.fromOpaque(context).takeRetainedValue().call()
+                }, Unmanaged.passRetained(EndedCallback(ended)).toOpaque())
+            }
+            produce(DeferredReply(clientLeft: { chttpd_pending_client_left(handle.pointer) != 0 }, whenEnded: whenEnded) { final in
                 chttpd_pending_header(handle.pointer, "Content-Type", final.contentType)
                 for (name, value) in final.headers { chttpd_pending_header(handle.pointer, name, value) }
                 final.body.withUnsafeBufferPointer { chttpd_complete(handle.pointer, UInt32(final.status), $0.baseAddress, $0.count) }

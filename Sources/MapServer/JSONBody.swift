@@ -1,77 +1,58 @@
 import Foundation
+import GeoCore
 
-/// A request body read once as a JSON object, with typed fields whose errors name the field: malformed JSON, a
-/// missing or wrongly typed field, or a field the endpoint does not know.
-struct JSONBody {
+/// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `Invalid` that names the
+/// field at fault (`body` for the whole), whether malformed JSON, a missing or wrongly typed field, or one not known.
+enum JSONBody {
+    /// A body refused: the field at fault (`audience.ids[2]`, or `body`) and what it must be.
     struct Invalid: Error, CustomStringConvertible {
         let field: String
         let message: String
         var description: String { "\(field): \(message)" }
     }
 
-    private let fields: [String: Any]
-    private let prefix: String
-
-    /// Parses `body`, refusing fields not in `allowed`.
-    init(_ body: [UInt8], allowed: [String]) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) else {
-            throw Invalid(field: "body", message: "must be a JSON object (malformed JSON)")
+    /// Decodes `body` as `Body`, translating Foundation's decoding errors into `Invalid`.
+    static func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8]) throws -> Body {
+        do {
+            return try JSONDecoder().decode(type, from: Data(body))
+        } catch let error as DecodingError {
+            throw invalid(error)
         }
-        guard let fields = object as? [String: Any] else { throw Invalid(field: "body", message: "must be a JSON object") }
-        try self.init(fields: fields, prefix: "", allowed: allowed)
     }
 
-    private init(fields: [String: Any], prefix: String, allowed: [String]) throws {
-        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+    /// The object `decoder` is at, after refusing a field `Key` does not list (the first one in sorted order).
+    static func fields<Key: CodingKey & CaseIterable>(_ decoder: any Decoder, _ keys: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let allowed = Key.allCases.map(\.stringValue)
+        let names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        if let unknown = names.sorted().first(where: { !allowed.contains($0) }) {
+            let prefix = decoder.codingPath.isEmpty ? "" : DecodingFailure.dotted(decoder.codingPath) + "."
             throw Invalid(field: prefix + String(unknown.prefix(40)), message: "unknown field; allowed: \(allowed.joined(separator: ", "))")
         }
-        self.fields = fields
-        self.prefix = prefix
+        return try decoder.container(keyedBy: keys)
     }
 
-    private func invalid(_ name: String, _ message: String) -> Invalid { Invalid(field: prefix + name, message: message) }
-
-    /// A number (not a boolean), or nil when absent.
-    func number(_ name: String) throws -> Double? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, !Self.isBoolean(number) else { throw invalid(name, "must be a number") }
-        return number.doubleValue
-    }
-
-    func requiredNumber(_ name: String) throws -> Double {
-        guard let value = try number(name) else { throw invalid(name, "is required") }
-        return value
-    }
-
-    func string(_ name: String) throws -> String? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
-        guard let text = value as? String else { throw invalid(name, "must be a string") }
-        return text
-    }
-
-    func requiredString(_ name: String) throws -> String {
-        guard let value = try string(name) else { throw invalid(name, "is required") }
-        return value
-    }
-
-    /// An array of strings, or nil when absent.
-    func strings(_ name: String) throws -> [String]? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
-        guard let texts = value as? [Any] else { throw invalid(name, "must be an array of strings") }
-        return try texts.enumerated().map { index, item in
-            guard let text = item as? String else { throw invalid("\(name)[\(index)]", "must be a string") }
-            return text
+    private static func invalid(_ error: DecodingError) -> Invalid {
+        let (path, message): ([any CodingKey], String)
+        switch error {
+        case .keyNotFound(let key, let context):
+            (path, message) = (context.codingPath + [key], "is required")
+        case .valueNotFound(let type, let context):
+            let inArray = context.codingPath.last?.intValue != nil
+            (path, message) = (context.codingPath, inArray ? "must be \(DecodingFailure.describe(type))" : "is required")
+        case .typeMismatch(let type, let context):
+            (path, message) = (context.codingPath, context.codingPath.isEmpty ? "must be a JSON object" : "must be \(DecodingFailure.describe(type))")
+        case .dataCorrupted(let context):
+            (path, message) = (context.codingPath, context.codingPath.isEmpty ? "must be a JSON object (malformed JSON)" : context.debugDescription)
+        @unknown default:
+            (path, message) = ([], "must be a JSON object")
         }
+        return Invalid(field: path.isEmpty ? "body" : DecodingFailure.dotted(path), message: message)
     }
 
-    /// A nested object with its own allowed fields, or nil when absent.
-    func object(_ name: String, allowed: [String]) throws -> JSONBody? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
-        guard let object = value as? [String: Any] else { throw invalid(name, "must be an object") }
-        return try JSONBody(fields: object, prefix: prefix + name + ".", allowed: allowed)
-    }
-
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c" || type(of: number) != NSNumber.self && "\(type(of: number))".contains("Bool")
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -45,6 +45,8 @@ extension MapAPI {
              ("POST", "blocks") where parts.count == 2, ("DELETE", "blocks") where parts.count == 2:
             return try relation(me, request.method, parts[0], parts[1])
         case ("GET", "events") where parts.count == 1: return try eventStream(me, tokenHash: session.tokenHash)
+        case ("GET", "orders") where parts.count == 2, ("HEAD", "orders") where parts.count == 2: return try getOrder(me, parts[1])
+        case ("POST", "orders") where parts.count == 3 && ["pickup", "dropoff"].contains(parts[2]): return try moveOrder(me, parts[1], parts[2])
         case ("GET", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]), ("HEAD", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]):
             return try map(me, request, answer: parts[0])
         default:
@@ -62,33 +64,35 @@ extension MapAPI {
 
     static let mapAnswers: Set<String> = ["layout.json", "frame.png", "hit", "zoom", "fly.png"]
 
-    /// Every route under `/v1/me/` (`{id}` a person's id) and the methods it takes, as 405 answers name them in Allow.
+    /// Every route under `/v1/me/` (`{id}` a person's or an order's id) and the methods it takes, as 405 answers name them in Allow.
     static let meRoutes: [String: String] = [
         "location": "PUT", "snaps": "POST", "sharing": "GET, HEAD, PUT", "friends": "GET, HEAD", "friends/{id}": "POST, DELETE",
-        "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE",
+        "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE", "orders/{id}": "GET, HEAD", "orders/{id}/pickup": "POST",
+        "orders/{id}/dropoff": "POST",
     ].merging(mapAnswers.map { ($0, "GET, HEAD") }) { first, _ in first }
 
     static func allowedMethods(_ parts: [String]) -> String? {
         switch parts.count {
         case 1: return meRoutes[parts[0]]
         case 2: return meRoutes[parts[0] + "/{id}"]
+        case 3: return meRoutes[parts[0] + "/{id}/" + parts[2]]
         default: return nil
         }
     }
 
     private func updateLocation(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = locationLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody(request.body, allowed: MeBodies.locationFields)
+        let body = try JSONBody.decode(MeBodies.Location.self, from: request.body)
         let now = clock()
-        let takenAt = try body.string("at").map { try MeBodies.time($0, field: "at") } ?? now
-        let fix = try LocationFix(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"), accuracyMeters: body.requiredNumber("accuracyMeters"),
-                                  takenAt: takenAt, place: body.string("place"))
-        let live = self.live
+        let fix = try LocationFix(lat: body.lat, lon: body.lon, accuracyMeters: body.accuracyMeters, takenAt: body.at ?? now, place: body.place)
+        let (live, drives, events) = (self.live, self.drives, self.events)
         return .later { send in
             do {
                 try live.updateLocation(me, fix: fix, now: now) { result in
                     switch result {
-                    case .success: send(HTTPResponse(status: 204, contentType: "application/json", body: []))
+                    case .success:
+                        Self.dasherMoved(me, fix, at: now, drives: drives, events: events)
+                        send(HTTPResponse(status: 204, contentType: "application/json", body: []))
                     case .failure(let error): send(Self.failure(error))
                     }
                 }
@@ -100,15 +104,9 @@ extension MapAPI {
 
     private func postSnap(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = snapLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody(request.body, allowed: MeBodies.snapFields)
+        let body = try JSONBody.decode(MeBodies.Snap.self, from: request.body)
         let now = clock()
-        let coordinate: Coordinate
-        do {
-            coordinate = try Coordinate(lat: body.requiredNumber("lat"), lon: body.requiredNumber("lon"))
-        } catch let error as GeoError {
-            throw JSONBody.Invalid(field: error.description.hasPrefix("lon") ? "lon" : "lat", message: error.description)
-        }
-        let snap = try PublicSnap(person: me, coordinate: coordinate, takenAt: body.string("at").map { try MeBodies.time($0, field: "at") } ?? now)
+        let snap = try PublicSnap(person: me, coordinate: body.coordinate, takenAt: body.at ?? now)
         let live = self.live
         try LiveMapService.checkSnapTime(snap.takenAt, now: now)
         return .later { send in
@@ -137,11 +135,8 @@ extension MapAPI {
 
     private func updateSharing(_ me: PersonID, _ request: HTTPRequest) throws -> HTTPResponse {
         if let wait = writeLimiter.take(me.rawValue) { return Self.tooMany(wait) }
-        let body = try JSONBody(request.body, allowed: MeBodies.sharingFields)
-        let ghost = try body.string("ghost")
-        let audience = try body.object("audience", allowed: MeBodies.audienceFields).map { (mode: try $0.requiredString("mode"), ids: try $0.strings("ids") ?? []) }
-        guard ghost != nil || audience != nil else { throw JSONBody.Invalid(field: "body", message: "needs ghost, audience or both") }
-        try live.setSharing(me, ghost: ghost, audience: audience, now: clock())
+        let body = try JSONBody.decode(MeBodies.Sharing.self, from: request.body)
+        try live.setSharing(me, ghost: body.ghost, audience: body.audience.map { (mode: $0.mode, ids: $0.ids) }, now: clock())
         return try sharing(me)
     }
 
@@ -165,7 +160,7 @@ extension MapAPI {
     }
 
     private func eventStream(_ me: PersonID, tokenHash: String) throws -> HTTPResponse {
-        guard events.admits(me) else { return Self.tooMany(EventHub.sweepInterval) }
+        guard events.admit(me) else { return Self.tooMany(EventHub.sweepInterval) }
         let hub = events
         return HTTPResponse(status: 200, contentType: "text/event-stream", body: [],
                             headers: [("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],

@@ -14,7 +14,20 @@ extension MapAPI {
     func map(_ me: PersonID, _ request: HTTPRequest, answer: String) throws -> HTTPResponse {
         let parameters = RequestParameters(request.query)
         let clockNow = clock()
-        let friends = try live.friends(of: me, at: clockNow)
+        // A layout answer is kept under the viewer's stamp, read before anything it is made from.
+        let stamp = answer == "layout.json" && layoutAnswers != nil ? live.answerStamp(of: me) : nil
+        let key = LayoutAnswers.key(me, query: request.query, at: clockNow)
+        if let kept = layoutAnswers?.answer(key, stamp: stamp, at: clockNow) {
+            return conditional(request, tag: kept.tag, cacheControl: "private, no-cache") {
+                HTTPResponse(status: 200, contentType: "application/json", body: kept.body)
+            }
+        }
+        let (friends, until) = try live.friendsUntil(of: me, at: clockNow)
+        let keep: @Sendable ([UInt8]) -> Void = { [layoutAnswers, live] body in
+            guard let stamp else { return }
+            layoutAnswers?.keep(LayoutAnswers.Answer(body: body, tag: EntityTag.of(bytes: body), stamp: stamp, until: until), for: key,
+                                stampNow: { live.answerStamp(of: me) })
+        }
         let now = Date(timeIntervalSince1970: (clockNow.timeIntervalSince1970 / 60).rounded(.down) * 60)
         let viewport = try parameters.viewport(scene: engine.scene)
         let selected = try parameters.selected(among: friends)
@@ -22,7 +35,7 @@ extension MapAPI {
         if let flag = try parameters.string("at-selection"), answer == "frame.png" || answer == "layout.json" {
             guard ["1", "true"].contains(flag) else { throw BadParameter(name: "at-selection", message: "must be true or 1, got \"\(flag.prefix(20))\"") }
             guard let selected else { throw BadParameter(name: "selected", message: "is required with at-selection") }
-            return try selectedFrame(me, request, viewport: viewport, friends: friends, selected: selected, now: now, answer: answer)
+            return try selectedFrame(me, request, viewport: viewport, friends: friends, selected: selected, now: now, answer: answer, keep: keep)
         }
         switch answer {
         case "frame.png":
@@ -32,22 +45,24 @@ extension MapAPI {
             let tag = try frameTag(viewport, layers: layers, layout: layout, friends: friends, now: now)
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
             return conditional(request, tag: tag, cacheControl: cacheControl) {
-                renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { _ in
-                    let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers)
+                renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
+                    let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers,
+                                                       stopWhen: stop)
                     return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
                 }
             }
         case "layout.json":
-            return try tagged(request, engine.layout(viewport, friends: friends, selected: selected, now: now), cacheControl: cacheControl)
+            return try layoutJSON(request, engine.layout(viewport, friends: friends, selected: selected, now: now), keep: keep)
         case "fly.png":
             let id = try parameters.required("friend")
             guard friends.contains(where: { $0.id == id }) else { throw UnknownFriend(id: id) }
             let fps = Int(try parameters.number("fps", in: 30...60) ?? 30)
             let viewer = try live.ownFix(of: me, at: now)?.coordinate
+            try engine.checkFly(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps)
             let engine = self.engine
-            return renders.answer(for: me.rawValue, bytes: MapEngine.flyRenderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { clientLeft in
+            return renders.answer(for: me.rawValue, bytes: MapEngine.flyRenderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
                 let frames = try engine.flyAnimation(viewport, friends: friends, selected: id, now: now, viewer: viewer, framesPerSecond: fps,
-                                                     stopWhen: clientLeft)
+                                                     stopWhen: stop)
                 return HTTPResponse(status: 200, contentType: "image/apng", body: try APNG.encode(frames), headers: [("Cache-Control", cacheControl)])
             }
         case "hit":
@@ -64,17 +79,17 @@ extension MapAPI {
 
     /// The selected frame (or its layout, with the card): at the friend's selection camera, the card over the bottom.
     private func selectedFrame(_ me: PersonID, _ request: HTTPRequest, viewport: Viewport, friends: [Friend], selected: String, now: Date,
-                               answer: String) throws -> HTTPResponse {
+                               answer: String, keep: ([UInt8]) -> Void) throws -> HTTPResponse {
         let viewer = try live.ownFix(of: me, at: now)?.coordinate
         let (framed, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
-        guard answer == "frame.png" else { return try tagged(request, layout, cacheControl: "private, no-cache") }
+        guard answer == "frame.png" else { return try layoutJSON(request, layout, keep: keep) }
         let layers = try RequestParameters(request.query).layers(default: [.base, .heat, .pins])
         let tag = try frameTag(framed, layers: layers.union([.pins]), layout: layout, friends: friends, now: now)
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
-            renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { _ in
+            renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
                 let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: true, now: now,
-                                                   viewer: viewer, sharing: sharedLayers)
+                                                   viewer: viewer, sharing: sharedLayers, stopWhen: stop)
                 return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
             }
         }
@@ -85,6 +100,13 @@ extension MapAPI {
     private func frameTag(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], now: Date) throws -> String {
         let drawn = try engine.frameInputs(viewport, layers: layers, layout: layout, friends: friends, now: now)
         return EntityTag.of([Self.code, layers.contains(.base) ? baseMapData : "", drawn])
+    }
+
+    /// A layout answer, tagged with the hash of its bytes, handed to `keep` before it is answered.
+    private func layoutJSON(_ request: HTTPRequest, _ layout: PinLayoutResult, keep: ([UInt8]) -> Void) throws -> HTTPResponse {
+        let body = try Self.jsonBytes(layout)
+        keep(body)
+        return tagged(request, json: body, cacheControl: "private, no-cache")
     }
 
     /// A JSON answer whose ETag is the hash of its bytes.

@@ -5,6 +5,7 @@ import LiveMap
 import MapEngine
 import MapRequest
 import MapScene
+import Orders
 import PinLayout
 import Raster
 import VectorTiles
@@ -30,6 +31,8 @@ public final class MapAPI: Sendable {
     let events: EventHub
     let files: StaticFiles
     let tiles = ByteBudgetCache<String, [UInt8]>(budget: MapAPI.tileCacheBytes)
+    /// Each viewer's layout answers while nothing that reaches them changes (nil: every layout is made afresh).
+    let layoutAnswers: LayoutAnswers?
     /// Base and glow of the viewports viewers look at, drawn once and shared (each viewer's pins go over a copy).
     let sharedLayers: SharedLayers?
     let renders = RenderPool()
@@ -37,6 +40,8 @@ public final class MapAPI: Sendable {
     /// (DNS rebinding) gets no private data.
     let allowedHosts: Set<String>?
     let locationLimiter = RateLimiter(rate: MapAPI.locationRate.rate, burst: MapAPI.locationRate.burst)
+    /// The orders being driven now (nil on a store that keeps no orders).
+    let drives: LiveDrives?
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
     let snapLimiter = RateLimiter(rate: 4, burst: 20)
@@ -49,9 +54,11 @@ public final class MapAPI: Sendable {
     let stopping = StopFlag()
     let clock: @Sendable () -> Date
 
-    /// Serves `engine` over `live`, feeding the engine's glow from the store's Snaps at `clock`.
+    /// Serves `engine` over `live`, feeding the engine's glow from the store's Snaps at `clock`; `keepsLayouts` keeps
+    /// each viewer's layout answers while nothing that reaches them changes (only over a current `LiveView`).
     public init(engine: MapEngine, live: LiveMapService, clock: @escaping @Sendable () -> Date = { Date() }, sharesLayers: Bool = true,
-                allowedHosts: Set<String>? = nil) throws {
+                allowedHosts: Set<String>? = nil, keepsLayouts: Bool = true) throws {
+        layoutAnswers = keepsLayouts ? LayoutAnswers() : nil
         self.allowedHosts = allowedHosts
         sharedLayers = sharesLayers ? SharedLayers(budget: MapEngine.sharedLayerBudget) : nil
         self.engine = engine
@@ -60,12 +67,15 @@ public final class MapAPI: Sendable {
         self.live = live
         self.clock = clock
         events = EventHub(live: live, clock: clock)
+        drives = Self.drives(engine: engine, live: live)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine.glow, live: live, clock: clock)
-        let (tiles, sharedLayers, glow) = (self.tiles, self.sharedLayers, engine.glow)
+        let (tiles, sharedLayers, glow, layoutAnswers) = (self.tiles, self.sharedLayers, engine.glow, self.layoutAnswers)
         live.observe { change in
             guard case .removed = change else { return }
+            // No kept layout holds a byte of a deleted account (the stamps already keep them from being answered).
+            layoutAnswers?.removeAll()
             // A deleted account's Snaps leave the glow at the next epoch: then the drawn tiles and layers that held
             // them go too (again a moment later, for a render of the old epoch that finished meanwhile).
             let next = glow.settings.start(of: glow.settings.epoch(of: clock()) + 1).timeIntervalSince(clock())

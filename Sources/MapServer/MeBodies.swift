@@ -3,10 +3,71 @@ import GeoCore
 
 /// The JSON bodies of the signed-in endpoints, as clients send them.
 enum MeBodies {
-    static let locationFields = ["lat", "lon", "accuracyMeters", "at", "place"]
-    static let sharingFields = ["ghost", "audience"]
-    static let snapFields = ["lat", "lon", "at"]
-    static let audienceFields = ["mode", "ids"]
+    /// `PUT /v1/me/location`: where the phone is, how sure it is, when (now if absent) and an optional place name.
+    struct Location: Decodable {
+        let at: Date?
+        let lat: Double
+        let lon: Double
+        let accuracyMeters: Double
+        let place: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case lat, lon, accuracyMeters, at, place }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try JSONBody.fields(decoder, CodingKeys.self)
+            at = try fields.decodeIfPresent(String.self, forKey: .at).map { try MeBodies.time($0, field: "at") }
+            lat = try fields.decode(Double.self, forKey: .lat)
+            lon = try fields.decode(Double.self, forKey: .lon)
+            accuracyMeters = try fields.decode(Double.self, forKey: .accuracyMeters)
+            place = try fields.decodeIfPresent(String.self, forKey: .place)
+        }
+    }
+
+    /// `POST /v1/me/snaps`: a Snap's place, in range, and when it was taken (now if absent).
+    struct Snap: Decodable {
+        let coordinate: Coordinate
+        let at: Date?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case lat, lon, at }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try JSONBody.fields(decoder, CodingKeys.self)
+            do {
+                coordinate = try Coordinate(lat: fields.decode(Double.self, forKey: .lat), lon: fields.decode(Double.self, forKey: .lon))
+            } catch let error as GeoError {
+                throw JSONBody.Invalid(field: error.description.hasPrefix("lon") ? "lon" : "lat", message: error.description)
+            }
+            at = try fields.decodeIfPresent(String.self, forKey: .at).map { try MeBodies.time($0, field: "at") }
+        }
+    }
+
+    /// `PUT /v1/me/sharing`: a ghost mode, an audience, or both.
+    struct Sharing: Decodable {
+        /// Who sees the person: a mode and, for the modes that list people, their ids.
+        struct Audience: Decodable {
+            let mode: String
+            let ids: [String]
+
+            enum CodingKeys: String, CodingKey, CaseIterable { case mode, ids }
+
+            init(from decoder: any Decoder) throws {
+                let fields = try JSONBody.fields(decoder, CodingKeys.self)
+                mode = try fields.decode(String.self, forKey: .mode)
+                ids = try fields.decodeIfPresent([String].self, forKey: .ids) ?? []
+            }
+        }
+        let ghost: String?
+        let audience: Audience?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case ghost, audience }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try JSONBody.fields(decoder, CodingKeys.self)
+            ghost = try fields.decodeIfPresent(String.self, forKey: .ghost)
+            audience = try fields.decodeIfPresent(Audience.self, forKey: .audience)
+            guard ghost != nil || audience != nil else { throw JSONBody.Invalid(field: "body", message: "needs ghost, audience or both") }
+        }
+    }
 
     struct FriendStatus: Encodable {
         let id: String

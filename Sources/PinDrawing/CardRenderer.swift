@@ -31,17 +31,17 @@ public struct CardLook: Sendable {
         do {
             card = try JSONDecoder().decode(File.self, from: data).card
         } catch {
-            throw FixtureError.describing(error, file: file)
+            throw DataFileError.describing(error, file: file)
         }
         func color(_ text: String, _ name: String) throws -> Color {
-            do { return try Color(hex: text) } catch { throw FixtureError(file: file, path: "card.\(name)", message: error.description) }
+            do { return try Color(hex: text) } catch { throw DataFileError(file: file, path: "card.\(name)", message: error.description) }
         }
         let m = card.metrics
         for (name, value) in [("cornerRadius", m.cornerRadius), ("padding", m.padding), ("avatarSize", m.avatarSize), ("nameSize", m.nameSize),
                               ("detailSize", m.detailSize), ("buttonHeight", m.buttonHeight), ("bottomMargin", m.bottomMargin),
                               ("grabberWidth", m.grabberWidth), ("grabberHeight", m.grabberHeight), ("shadowBlur", card.shadowBlur)]
         where !(value.isFinite && (0...200).contains(value)) {
-            throw FixtureError(file: file, path: "card.\(name)", message: "\(value) is out of range: allowed 0 … 200")
+            throw DataFileError(file: file, path: "card.\(name)", message: "\(value) is out of range: allowed 0 … 200")
         }
         return CardLook(metrics: m, sheet: try color(card.sheet, "sheet"), grabber: try color(card.grabber, "grabber"), name: try color(card.name, "name"),
                         detail: try color(card.detail, "detail"), button: try color(card.button, "button"),

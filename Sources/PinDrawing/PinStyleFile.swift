@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import MapScene
 import PinLayout
 import Raster
@@ -48,7 +49,7 @@ public struct PinLook: Sendable {
         do {
             pins = try JSONDecoder().decode(File.self, from: data).pins
         } catch {
-            throw FixtureError.describing(error, file: file)
+            throw DataFileError.describing(error, file: file)
         }
         let sizes: [(String, Double, ClosedRange<Double>)] = [
             ("avatarSize", pins.layout.avatarSize, 8...256), ("ringWidth", pins.layout.ringWidth, 0...16),
@@ -59,10 +60,10 @@ public struct PinLook: Sendable {
             ("shadowBlur", pins.shadowBlur, 0...32), ("shadowOffsetY", pins.shadowOffsetY, -32...32),
         ]
         for (name, value, range) in sizes where !(value.isFinite && range.contains(value)) {
-            throw FixtureError(file: file, path: "pins.\(name)", message: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
+            throw DataFileError(file: file, path: "pins.\(name)", message: "\(value) is out of range: allowed \(range.lowerBound) … \(range.upperBound)")
         }
         func color(_ text: String, _ name: String) throws -> Color {
-            do { return try Color(hex: text) } catch { throw FixtureError(file: file, path: "pins.\(name)", message: error.description) }
+            do { return try Color(hex: text) } catch { throw DataFileError(file: file, path: "pins.\(name)", message: error.description) }
         }
         return PinLook(layout: pins.layout, avatar: pins.avatar, ring: try color(pins.ring, "ring"), selectedRing: try color(pins.selectedRing, "selectedRing"),
                        initials: try color(pins.initials, "initials"), initialsFontSize: pins.initialsFontSize,

@@ -1,4 +1,5 @@
 import Foundation
+import Parallel
 
 /// A raster of premultiplied RGBA pixels. Compositing runs in 16 bits a channel so that many translucent
 /// layers add up without the drift 8-bit storage has; pixels come out as RGBA8 (`rgba8`, PNG).
@@ -171,7 +172,7 @@ public final class Canvas {
         return [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, initialized in
             storage.withUnsafeBufferPointer { source in
                 let input = SharedPixels(source: source.baseAddress!, output: buffer.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: tasks) { task in
+                ParallelFor.each(tasks) { task in
                     let rows = (task * Self.conversionRowsPerTask)..<min(height, (task + 1) * Self.conversionRowsPerTask)
                     if dropAlpha && opaque {
                         _ = PNGCodec.rgb8(opaque: input.source + rows.lowerBound * width * 4, pixels: rows.count * width,

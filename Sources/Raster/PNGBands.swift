@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import Parallel
 
 /// A banded PNG encoding kept for reuse: each band's compressed bytes (and, from snapmap's own encoder, its filtered
 /// bytes and parse), so that an image that differs from the encoded one in a few places (a shared layer with one
@@ -42,7 +43,7 @@ public final class PNGBands: @unchecked Sendable {
         let rowBytes = canvas.width * channels
         let filter = try Self.filterType(options)
         let keep = options.strategy == .fast && channels == 3
-        let results = ConcurrentBands.map(count) { index -> Band? in
+        let results = ParallelFor.map(count) { index -> Band? in
             let (first, end) = Self.rows(of: index, count: count, height: canvas.height)
             return pixels.withUnsafeBufferPointer { source in
                 Self.compress(source.baseAddress! + first * rowBytes, previous: first > 0 ? source.baseAddress! + (first - 1) * rowBytes : nil,
@@ -77,7 +78,7 @@ public final class PNGBands: @unchecked Sendable {
         }
         let count = bands.count
         let filter = try Self.filterType(options)
-        let results = ConcurrentBands.map(count) { index -> Band? in
+        let results = ParallelFor.map(count) { index -> Band? in
             let (first, end) = Self.rows(of: index, count: count, height: height)
             let from = max(0, first - 1)
             if canvas.rowsEqual(base, from: from, to: end) { return bands[index] }
@@ -108,7 +109,7 @@ public final class PNGBands: @unchecked Sendable {
     private func spliced(_ canvas: Canvas) throws(RasterError) -> [UInt8]? {
         let count = bands.count
         let filter = try Self.filterType(options)
-        let results = ConcurrentBands.map(count) { index -> Result<Band, SpliceFailure> in
+        let results = ParallelFor.map(count) { index -> Result<Band, SpliceFailure> in
             let (first, end) = Self.rows(of: index, count: count, height: height)
             // The changed columns of the row above the band (which its first row is filtered against), then its rows'.
             let perRow = TouchedColumns.spansPerRow
@@ -179,29 +180,5 @@ public final class PNGBands: @unchecked Sendable {
         }
         guard status == 0, let data = buffer.data else { throw .png(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         return Array(UnsafeBufferPointer(start: data, count: buffer.length))
-    }
-}
-
-/// Runs band work on every core, results in band order.
-enum ConcurrentBands {
-    static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
-        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer {
-            // The results were copied out: the slots still own theirs (a band's bytes and parse) until deinitialized.
-            results.deinitialize()
-            results.deallocate()
-        }
-        withoutActuallyEscaping(body) { body in
-            let shared = Shared(results: results, body: body)
-            DispatchQueue.concurrentPerform(iterations: count) { index in shared.results[index] = shared.body(index) }
-        }
-        return results.map { $0! }
-    }
-
-    /// Each task writes its own slot and reads only what the caller does not change meanwhile.
-    private struct Shared<T>: @unchecked Sendable {
-        let results: UnsafeMutableBufferPointer<T?>
-        let body: (Int) -> T
     }
 }

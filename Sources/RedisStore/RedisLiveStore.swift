@@ -167,7 +167,7 @@ public final class RedisLiveStore: LiveStore {
     }
 }
 
-extension RedisLiveStore {
+extension RedisLiveStore: BulkLoadingStore {
     /// Commands sent in one pipeline when loading a world, and the seconds one pipeline may take.
     static let loadBatch = 20_000
     static let loadBudget = 60.0

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import VectorTiles
+import Parallel
 
 /// The tiles of a pyramid (a box over a zoom range), optionally one shard of N disjoint parts: tile k of the
 /// full list (zoom, then row, then column) belongs to shard k mod N.
@@ -84,7 +85,7 @@ public struct PyramidExporter: Sendable {
             if shouldStop() { break }
             let batch = Array(todo[start..<min(start + batchSize, todo.count)])
             let gzip = sink.storesGzippedVectorTiles
-            let results = ConcurrentMap.map(batch) { tile in try encode(tile, gzip: gzip) }
+            let results = ParallelFor.map(batch) { tile in try encode(tile, gzip: gzip) }
             var encoded: [(tile: TileID, bytes: [UInt8])] = []
             for (tile, result) in zip(batch, results) { encoded.append((tile, try result.get())) }
             try sink.write(encoded)

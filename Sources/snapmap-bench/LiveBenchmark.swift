@@ -8,7 +8,7 @@ import MapScene
 /// the `/healthz` floor of the same run.
 enum LiveBenchmark {
     static let world = (people: 100_000, friendsEach: 100, community: 1_000, tokens: 5_000)
-    static let goals = (updates: 20_000.0, layouts: 5_000.0, eventP99: 50.0, snaps: 10_000.0)
+    static let goals = (updates: 20_000.0, layouts: 20_000.0, revalidations: 50_000.0, eventP99: 50.0, snaps: 10_000.0)
 
     /// Frames asked at once: one a core. (With more, each waits for the others: at 60 frames a second, four
     /// connections mean 67 ms a frame on average, whatever the server does.)
@@ -21,23 +21,47 @@ enum LiveBenchmark {
         return try ServeBenchmark.load(url, connections: frameConnections, script: "bench/signed_in.lua", scriptArguments: [tokens, "frames"])
     }
 
+    /// Layouts and their revalidations on one server, after one pass over every viewer that reads each one's ETag
+    /// (and fills the server's kept answers, as viewers who came before would have); and the answers' mean size.
+    static func layoutLoads(_ base: String, tokens: URL, scratch: URL) throws -> (ServeBenchmark.Load, ServeBenchmark.Load, Double) {
+        let config = scratch.appendingPathComponent("etags.curl")
+        let lines = try String(contentsOf: tokens, encoding: .utf8).split(separator: "\n")
+        try lines.map { "url = \"\(base)/v1/me/layout.json\"\nheader = \"Authorization: Bearer \($0)\"\noutput = \"/dev/null\"\n"
+            + "write-out = \"%header{etag} %{size_download}\\\\n\"\n" }.joined(separator: "next\n").write(to: config, atomically: true, encoding: .utf8)
+        let seen = try BenchmarkProcess.run("curl", ["-s", "--config", config.path]).split(separator: "\n").map { $0.split(separator: " ") }
+        guard seen.count == lines.count, seen.allSatisfy({ $0.count == 2 }) else { throw BenchmarkFailure(message: "ETags: \(seen.prefix(3))") }
+        let tags = scratch.appendingPathComponent("etags.txt")
+        try seen.map { String($0[0]) }.joined(separator: "\n").write(to: tags, atomically: true, encoding: .utf8)
+        let url = base + "/v1/me/layout.json"
+        let layouts = try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "layouts"])
+        let revalidations = try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "revalidate", tags.path])
+        return (layouts, revalidations, seen.compactMap { Double($0[1]) }.reduce(0, +) / Double(seen.count))
+    }
+
     static func run() throws -> String {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-live-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let scene = try SceneLoader(dataDirectory: URL(fileURLWithPath: "Data")).load()
         let database = scratch.appendingPathComponent("live.db").path
-        var tokens: [String] = []
-        let buildTime = try BenchmarkClock.best(of: 1) {
-            tokens = try LiveWorld(people: world.people, friendsEach: world.friendsEach, community: world.community, tokens: world.tokens,
-                                   now: scene.capturedAt).copy(to: database, cache: URL(fileURLWithPath: ".build/bench-cache"))
-        }
         let tokenFile = scratch.appendingPathComponent("tokens.txt")
-        try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
+        let buildTime = try BenchmarkClock.best(of: 1) {
+            try LiveWorld(people: world.people, friendsEach: world.friendsEach, community: world.community, tokens: world.tokens,
+                          now: scene.capturedAt).copy(to: database, tokenFile: tokenFile, cache: URL(fileURLWithPath: ".build/bench-cache"))
+        }
         let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
         let floor = try ServeBenchmark.load(server.base + "/healthz/live", connections: 16)
-        let layouts = try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua",
-                                              scriptArguments: [tokenFile.path, "layouts"])
+        let clock = ISO8601DateFormatter().string(from: scene.capturedAt)
+        let (layouts, revalidations, answerBytes) = try layoutLoads(server.base, tokens: tokenFile, scratch: scratch)
+        // The same view without kept answers, beside the first on the same file.
+        let unkeptServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-layout-cache"])
+        let (unkeptLayouts, unkeptRevalidations, _) = try layoutLoads(unkeptServer.base, tokens: tokenFile, scratch: scratch)
+        unkeptServer.stop()
+        // The same load on a server that reads the store (no view), started beside the first on the same file.
+        let storeServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-view"])
+        let storeLayouts = try ServeBenchmark.load(storeServer.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua",
+                                                   scriptArguments: [tokenFile.path, "layouts"])
+        storeServer.stop()
         let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/signed_in.lua",
                                               scriptArguments: [tokenFile.path, "locations"])
         let snaps = try ServeBenchmark.load(server.base + "/v1/me/snaps", connections: 64, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "snaps"])
@@ -50,8 +74,16 @@ enum LiveBenchmark {
         let latencyServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt.addingTimeInterval(3600)),
                                                           "--per-client-connections", "4096"])
         defer { latencyServer.stop() }
-        let latencyText = try BenchmarkProcess.run("python3", ["bench/event_latency.py", latencyServer.base, tokenFile.path, String(world.community), "300"])
-        let latency = try JSONSerialization.jsonObject(with: Data(latencyText.utf8)) as? [String: Any] ?? [:]
+        // A step that fails says so on its line; the others still print.
+        let latency: [String: Any]
+        let latencyFailure: String?
+        do {
+            let text = try BenchmarkProcess.run("python3", ["bench/event_latency.py", latencyServer.base, tokenFile.path, String(world.community), "300"])
+            latency = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+            latencyFailure = nil
+        } catch {
+            (latency, latencyFailure) = ([:], "\(error)")
+        }
         func line(_ name: String, _ load: ServeBenchmark.Load, goal: Double) -> String {
             String(format: "%@: %.0f/s (%.2f× the /healthz floor of %.0f/s; %.2f× the %.0f/s goal), p99 %.1f ms, %d errors",
                    name, load.requestsPerSecond, load.requestsPerSecond / floor.requestsPerSecond, floor.requestsPerSecond,
@@ -59,17 +91,26 @@ enum LiveBenchmark {
         }
         let p99 = latency["p99"] as? Double ?? .nan
         return [
-            String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache, then copied)", world.people, world.friendsEach, buildTime),
+            String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache by snapmap seed --synthetic, then copied)", world.people, world.friendsEach, buildTime),
             line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
-            line("live /v1/me/layout.json for \(world.tokens) viewers", layouts, goal: goals.layouts),
+            line("live /v1/me/layout.json for \(world.tokens) viewers, kept answers (after one pass that keeps them)", layouts, goal: goals.layouts)
+                + String(format: "; %.2f× the view without them; answers %.1f KB on average", layouts.requestsPerSecond / unkeptLayouts.requestsPerSecond, answerBytes / 1024),
+            line("live /v1/me/layout.json for \(world.tokens) viewers, from the view (--no-layout-cache)", unkeptLayouts, goal: goals.layouts),
+            line("live /v1/me/layout.json for \(world.tokens) viewers, from the store (--no-view)", storeLayouts, goal: goals.layouts)
+                + String(format: "; the view answers %.2f× the store, kept answers %.2f×", unkeptLayouts.requestsPerSecond / storeLayouts.requestsPerSecond,
+                         layouts.requestsPerSecond / storeLayouts.requestsPerSecond),
+            line("live layout revalidations (If-None-Match, unchanged), kept answers", revalidations, goal: goals.revalidations)
+                + String(format: "; without kept answers %.0f/s: %.2f×", unkeptRevalidations.requestsPerSecond,
+                         revalidations.requestsPerSecond / unkeptRevalidations.requestsPerSecond),
             line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps, goal: goals.snaps),
             String(format: "live per-viewer frames (1179×2556, base, glow, own pins; %d viewers, 4 viewports, %d connections after a second of warm-up): "
                    + "%.1f/s, p99 %.0f ms, %d errors; "
                    + "from scratch %.1f/s: %.2f× (goals: 60/s, p99 ≤ 50 ms, 6×)", world.tokens, frameConnections, frames.requestsPerSecond, frames.p99Milliseconds,
                    frames.errors, scratchFrames.requestsPerSecond, frames.requestsPerSecond / scratchFrames.requestsPerSecond),
-            String(format: "live events: %d deliveries of %d updates to %d open streams, p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",
-                   latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
-                   latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99),
+            latencyFailure.map { "live events: failed: \($0)" }
+                ?? String(format: "live events: %d deliveries of %d updates to %d open streams (all ready in %.1f s), p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",
+                          latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
+                          latency["ready"] as? Double ?? .nan, latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99),
         ].joined(separator: "\n")
     }
 }

@@ -3,6 +3,7 @@ import LiveMap
 import MapEngine
 import MapScene
 import RedisStore
+import Parallel
 
 /// The live store beyond one machine: a 3-master, 3-replica Redis Cluster started here, a world of 20,000 people
 /// with about 50 friends each loaded into it and into SQLite, and the same HTTP loads against one and two
@@ -20,11 +21,10 @@ enum RedisBenchmark {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let tokenFile = scratch.appendingPathComponent("tokens.txt")
         let database = scratch.appendingPathComponent("live.db").path
-        let tokens = try generator.build(path: database)
-        try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: tokenFile)
+        try generator.build(path: database, tokenFile: tokenFile)
         let cluster = try LocalRedisCluster()
         let store = try RedisLiveStore(url: cluster.url)
-        let loadTime = try BenchmarkClock.best(of: 1) { _ = try generator.load(into: store) }
+        let loadTime = try BenchmarkClock.best(of: 1) { try generator.load(into: store, tokenFile: tokenFile) }
 
         let sqlite = try replicas(1, arguments: ["--db", database], clock: clock, tokenFile: tokenFile)
         let one = try replicas(1, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile)
@@ -45,7 +45,7 @@ enum RedisBenchmark {
 
     /// Sums the request rates of wrk runs against several replicas at once.
     static func concurrent(_ targets: [(url: String, mode: String)], tokenFile: URL) throws -> Double {
-        let results = ConcurrentRuns.map(targets) { target in
+        let results = ParallelFor.map(targets) { target in
             try ServeBenchmark.load(target.url, connections: 32, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, target.mode]).requestsPerSecond
         }
         return try results.reduce(0) { $0 + (try $1.get()) }
@@ -97,22 +97,5 @@ enum RedisBenchmark {
         try cluster.start(victim)
         try cluster.waitForHealthyCluster()
         return (load.maxMilliseconds / 1000, load.errors, load.requests)
-    }
-}
-
-/// Runs work for several items at once, results in order.
-enum ConcurrentRuns {
-    static func map<T: Sendable, R: Sendable>(_ items: [T], _ body: @escaping @Sendable (T) throws -> R) -> [Result<R, any Error>] {
-        let results = ResultBox<R>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in results.set(index, Result { try body(items[index]) }) }
-        return results.values
-    }
-
-    final class ResultBox<R: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [Result<R, any Error>?]
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: Result<R, any Error>) { lock.withLock { slots[index] = value } }
-        var values: [Result<R, any Error>] { lock.withLock { slots.map { $0! } } }
     }
 }

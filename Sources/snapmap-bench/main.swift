@@ -17,6 +17,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("vector", VectorBenchmark.run),
     ("serve", ServeBenchmark.run),
     ("live", LiveBenchmark.run),
+    ("view", ViewBenchmark.run),
     ("streams", StreamsBenchmark.run),
     ("redis", RedisBenchmark.run),
     ("routing", RoutingBenchmark.run),

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Testing
 @testable import BaseMap
 
@@ -28,7 +29,7 @@ struct ReaderTests {
     }
 
     @Test func malformedGeoJSONNamesThePath() {
-        func error(_ text: String) -> BaseMapError? {
+        func error(_ text: String) -> DataFileError? {
             do {
                 _ = try GeoJSONReader.read(Data(text.utf8), file: "bad.geojson")
                 return nil
@@ -71,10 +72,10 @@ struct ReaderTests {
             if ext == "shp" { data = data.prefix(data.count / 3) }
             try data.write(to: directory.appendingPathComponent("nybb.\(ext)"))
         }
-        let error = #expect(throws: BaseMapError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
+        let error = #expect(throws: DataFileError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
         #expect(error?.message.contains("truncated") == true)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("nybb.prj"))
-        let missing = #expect(throws: BaseMapError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
+        let missing = #expect(throws: DataFileError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
         #expect(missing?.file.hasSuffix("nybb.prj") == true)
     }
 
@@ -96,7 +97,7 @@ struct ReaderTests {
             }
             try data.write(to: directory.appendingPathComponent("nybb.\(ext)"))
         }
-        let error = #expect(throws: BaseMapError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
+        let error = #expect(throws: DataFileError.self) { try ShapefileReader.read(base: directory.appendingPathComponent("nybb")) }
         #expect(error?.file.hasSuffix("nybb.dbf") == true)
     }
 }

@@ -26,7 +26,7 @@ struct StoreAndStyleTests {
     }
 
     @Test func missingSourceNamesTheFileAndWhereItIsExpected() {
-        let error = #expect(throws: BaseMapError.self) { try BaseMapImporter.checkSources(in: URL(fileURLWithPath: "/nonexistent/nyc")) }
+        let error = #expect(throws: DataFileError.self) { try BaseMapImporter.checkSources(in: URL(fileURLWithPath: "/nonexistent/nyc")) }
         #expect(error?.file == "streets-brooklyn.geojson" && error?.message.contains("/nonexistent/nyc/streets-brooklyn.geojson") == true)
     }
 
@@ -38,13 +38,13 @@ struct StoreAndStyleTests {
     }
 
     @Test func invalidStylesAreClearErrors() throws {
-        let badColor = #expect(throws: BaseMapError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"#A9D5EF\"", with: "\"blue\"") } }
+        let badColor = #expect(throws: DataFileError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"#A9D5EF\"", with: "\"blue\"") } }
         #expect(badColor?.path == "water")
-        let order = #expect(throws: BaseMapError.self) { try Fixtures.style { $0.replacingOccurrences(of: "[[10, 0.8], [13, 2.0]", with: "[[13, 0.8], [10, 2.0]") } }
+        let order = #expect(throws: DataFileError.self) { try Fixtures.style { $0.replacingOccurrences(of: "[[10, 0.8], [13, 2.0]", with: "[[13, 0.8], [10, 2.0]") } }
         #expect(order?.path == "streets.classes.primary.width[1]" && order?.message.contains("ascend") == true)
-        let missing = #expect(throws: BaseMapError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"water\": \"#A9D5EF\",", with: "") } }
+        let missing = #expect(throws: DataFileError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"water\": \"#A9D5EF\",", with: "") } }
         #expect(missing?.path == "water" && missing?.message.contains("missing") == true)
-        let unknown = #expect(throws: BaseMapError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"living_street\"", with: "\"motorway\"") } }
+        let unknown = #expect(throws: DataFileError.self) { try Fixtures.style { $0.replacingOccurrences(of: "\"living_street\"", with: "\"motorway\"") } }
         #expect(unknown?.path.hasPrefix("streets.classes.") == true)
     }
 }

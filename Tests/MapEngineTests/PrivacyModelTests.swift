@@ -7,7 +7,8 @@ import Testing
 @testable import MapScene
 
 /// A random world built through the service, checked viewer by viewer against a model of the privacy rule
-/// written here, independently of `VisibilityRule`: layouts, taps and zooms show exactly whom the model allows.
+/// written here, independently of `VisibilityRule`: layouts, taps and zooms show exactly whom the model allows,
+/// read from the store, from an in-memory view kept by the changes, and from one loaded from the store after them.
 @Suite("Privacy against an independent model")
 struct PrivacyModelTests {
     struct Model {
@@ -28,9 +29,18 @@ struct PrivacyModelTests {
         }
     }
 
-    @Test func everyViewerSeesExactlyWhomTheModelAllows() throws {
+    /// Where the answers are read from.
+    enum Reads: String, CaseIterable {
+        case store, viewKeptByTheChanges, viewLoadedAfterThem
+    }
+
+    @Test(arguments: Reads.allCases)
+    func everyViewerSeesExactlyWhomTheModelAllows(reads: Reads) throws {
         let engine = try EngineFixture.engine.get()
-        let live = LiveMapService(store: try SQLiteLiveStore(path: EngineFixture.temporaryURL("privacy.db").path, synchronous: false))
+        let store = try SQLiteLiveStore(path: EngineFixture.temporaryURL("privacy-\(reads).db").path, synchronous: false)
+        let kept = LiveView(store: store)
+        try kept.load()
+        let live = LiveMapService(store: reads == .viewKeptByTheChanges ? kept : store)
         let t0 = engine.scene.capturedAt
         var random = SplitMix64(seed: 2026)
         let ids = (0..<56).map { "p\($0)" }
@@ -78,13 +88,18 @@ struct PrivacyModelTests {
                 }
             }
         }
+        let loaded = LiveView(store: store)
+        try loaded.load()
+        let view: LiveView? = reads == .store ? nil : reads == .viewKeptByTheChanges ? kept : loaded
+        #expect(view?.isCurrent ?? true, "the view answers, not the store behind it")
+        let reader = view.map { LiveMapService(store: $0) } ?? live
         let viewport = try engine.scene.viewport.with(Camera(center: Coordinate(lat: 40.7135, lon: -73.9595), zoom: 13))
         var seenSomeone = 0
         let times: [Double] = [0, 2 * 3600, 4 * 3600, 25 * 3600]
         for t in times {
             let now = t0.addingTimeInterval(t)
             for viewer in ids {
-                let friends = try live.friends(of: PersonID(viewer), at: now)
+                let friends = try reader.friends(of: PersonID(viewer), at: now)
                 let expected = Set(ids.filter { model.sees(viewer, $0, at: t) })
                 #expect(Set(friends.map(\.id)) == expected, "\(viewer) at +\(t / 3600) h")
                 seenSomeone += expected.isEmpty ? 0 : 1

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Testing
 @testable import MapEngine
 @testable import MapScene
@@ -6,7 +7,7 @@ import Testing
 @Suite("Fixture errors name the file and the field")
 struct SceneLoaderErrorTests {
     /// Copies the committed fixtures into a fresh directory, applying `edit` to one file's text.
-    private func load(editing file: String, _ edit: (String) -> String) throws -> FixtureError? {
+    private func load(editing file: String, _ edit: (String) -> String) throws -> DataFileError? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-fixture-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("williamsburg"), withIntermediateDirectories: true)
@@ -52,7 +53,7 @@ struct SceneLoaderErrorTests {
 
     @Test func missingFileNamesIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-empty-\(UUID().uuidString)")
-        let error = #expect(throws: FixtureError.self) { try SceneLoader(dataDirectory: directory).load() }
+        let error = #expect(throws: DataFileError.self) { try SceneLoader(dataDirectory: directory).load() }
         #expect(error?.file.hasSuffix(SceneLoader.sceneFile) == true)
     }
 }

@@ -98,5 +98,8 @@ struct SharedLayerTests {
         #expect(cache.bytes == 0 && cache.count == 0 && cache.value(5) == nil, "forgotten whole")
         cache.store([3], for: 12, cost: 100)
         #expect(cache.value(12) == [3] && cache.bytes == 100, "and usable again")
+        cache.store([4], for: 13, cost: 50)
+        cache.removeValue(for: 12)
+        #expect(cache.value(12) == nil && cache.value(13) == [4] && cache.bytes == 50 && cache.count == 1, "one forgotten, the other kept")
     }
 }

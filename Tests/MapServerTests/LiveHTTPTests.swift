@@ -1,6 +1,7 @@
 import Foundation
 import ServerTestSupport
 import Testing
+@testable import MapServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -178,8 +179,15 @@ struct RenderPressureTests {
     @Test func framesBeyondTheQueueAre503AndHealthStillAnswers() async throws {
         let server = try ServerFixture()
         // The server refuses a render when its pool's width and queue (1 + 4 renders a core) are full: more frames than
-        // that at once, on this machine's cores (the server runs on the same ones), however many there are.
+        // that at once, on this machine's cores (the server runs on the same ones), however many there are. Each
+        // person holds at most their share of the pool (429 past it), so the frames are asked by enough people.
         let frameCount = 5 * ProcessInfo.processInfo.activeProcessorCount + 8
+        // One person holds at most `RenderPool.perPersonLimit` places: the frames come from enough people to fill it.
+        let people = (frameCount + RenderPool.perPersonLimit - 1) / RenderPool.perPersonLimit
+        let tokens = try (0..<people).map { index in
+            try server.operate("users", "add", "pressure\(index)", "--name", "Pressure \(index)")
+            return try server.operate("users", "token", "pressure\(index)")
+        }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = frameCount + 1
         let session = URLSession(configuration: configuration)
@@ -187,7 +195,8 @@ struct RenderPressureTests {
             for index in 0..<frameCount {
                 group.addTask {
                     var request = URLRequest(url: URL(string: server.base.absoluteString + "/v1/me/frame.png?zoom=\(13 + Double(index) / Double(frameCount) * 4)&scale=1")!)
-                    request.setValue("Bearer " + server.token, forHTTPHeaderField: "Authorization")
+                    request.setValue("Bearer " + tokens[index % people], forHTTPHeaderField: "Authorization")
+                    request.timeoutInterval = 600
                     let (_, response) = try await session.data(for: request)
                     let http = response as! HTTPURLResponse
                     return (http.statusCode, http.value(forHTTPHeaderField: "Retry-After"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Parallel
 @testable import Raster
 
 /// What the banded encoders make is freed with them: a PNGBands held by nothing leaves nothing behind (the slots
@@ -12,7 +13,7 @@ struct BandMemoryTests {
         weak var first: Probe?
         weak var last: Probe?
         do {
-            let made = ConcurrentBands.map(6) { _ in Probe() }
+            let made = ParallelFor.map(6) { _ in Probe() }
             (first, last) = (made.first, made.last)
             #expect(first != nil && last != nil)
         }

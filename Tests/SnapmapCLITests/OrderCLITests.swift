@@ -48,3 +48,46 @@ extension CLITests {
         #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderr.contains("--order"))
     }
 }
+
+/// `snapmap orders create|show|confirm|pickup|nearby|dropoff|cancel`: the operator's orders in the live store.
+extension CLITests {
+    @Test func anOperatorsOrderMovesThroughItsLifeAndGoesWithItsCustomer() throws {
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-orders-\(UUID().uuidString)/live.db").path
+        func snapmap(_ arguments: String...) throws -> Result { try runArray(arguments, database: database) }
+        for (id, name) in [("cora", "Cora"), ("dash", "Dash")] { #expect(try snapmap("users", "add", id, "--name", name).status == 0) }
+        let clock = ["--clock", "2026-06-05T22:30:00Z"]
+        let created = try runArray(["orders", "create", "o-1", "--customer", "cora", "--dasher", "dash", "--merchant", "Lucia's",
+                                    "--items", "Margherita pie;Garlic knots", "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549"] + clock, database: database)
+        #expect(created.status == 0, "\(created.stderr)")
+        let json = try created.json()
+        #expect(json["state"] as? String == "confirming" && json["items"] as? [String] == ["Margherita pie", "Garlic knots"])
+        #expect(json["entered"] as? [String: String] == ["confirming": "2026-06-05T22:30:00Z"])
+        #expect(json["from"] as? [String: Double] == ["lat": 40.6795, "lon": -73.9810] && json["to"] as? [String: Double] == ["lat": 40.67015, "lon": -73.98549])
+        #expect(try snapmap("orders", "show", "o-1").stdout == created.stdout, "show answers what create stored")
+
+        let early = try runArray(["orders", "pickup", "o-1"] + clock, database: database)
+        #expect(early.status == 2 && early.stdout.isEmpty && early.stderr.contains("is confirming"), "\(early.stderr)")
+        #expect(try snapmap("orders", "show", "o-1").stdout == created.stdout, "a refused event changes nothing")
+        var last = created
+        for event in ["confirm", "pickup", "nearby", "dropoff"] {
+            last = try runArray(["orders", event, "o-1"] + clock, database: database)
+            #expect(last.status == 0, "\(event): \(last.stderr)")
+        }
+        #expect(try last.json()["state"] as? String == "complete")
+        #expect(try (last.json()["entered"] as? [String: String])?.keys.sorted() == ["complete", "confirming", "heading", "nearby", "preparing"])
+
+        let herself = try snapmap("orders", "create", "o-2", "--customer", "cora", "--dasher", "cora", "--merchant", "Lucia's", "--items", "Pie", "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549")
+        #expect(herself.status == 2 && herself.stderr.contains("dasher"), "\(herself.stderr)")
+        let nobody = try snapmap("orders", "create", "o-2", "--customer", "nobody", "--dasher", "dash", "--merchant", "Lucia's", "--items", "Pie", "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549")
+        #expect(nobody.status != 0 && nobody.stderr.contains("\"nobody\""), "\(nobody.stderr)")
+        let tooMany = try snapmap("orders", "create", "o-2", "--customer", "cora", "--dasher", "dash", "--merchant", "Lucia's",
+                                  "--items", Array(repeating: "Pie", count: 51).joined(separator: ";"),
+                                  "--from", "40.6795,-73.9810", "--to", "40.67015,-73.98549")
+        #expect(tooMany.status == 2 && tooMany.stderr.contains("items") && tooMany.stderr.contains("1 to 50"), "\(tooMany.stderr)")
+        #expect(try snapmap("orders", "show", "o-2").stderr.contains("no order \"o-2\""))
+
+        #expect(try snapmap("users", "remove", "cora").status == 0)
+        let gone = try snapmap("orders", "show", "o-1")
+        #expect(gone.status == 2 && gone.stdout.isEmpty && gone.stderr.contains("no order \"o-1\""), "\(gone.stderr)")
+    }
+}

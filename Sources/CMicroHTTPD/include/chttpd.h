@@ -94,6 +94,10 @@ int chttpd_pending_header(chttpd_pending *pending, const char *name, const char 
    nowhere, 0 otherwise. MHD does not watch a suspended connection, so this peeks at its socket. */
 int chttpd_pending_client_left(chttpd_pending *pending);
 
+/* Calls `ended(context)` once when the deferred request ends: its answer sent to the end, or its connection gone
+   (never, when chttpd_defer's server stops with it unanswered). Call before chttpd_complete. */
+void chttpd_pending_on_end(chttpd_pending *pending, void (*ended)(void *context), void *context);
+
 /* Sends a deferred answer (the body is copied); the pending answer must not be used after. */
 void chttpd_complete(chttpd_pending *pending, unsigned status, const uint8_t *body, size_t length);
 

@@ -25,7 +25,7 @@ let generateActivityCommand = Command(
     do {
         spec = try JSONDecoder().decode(ActivityGenerator.Hotspots.self, from: Data(contentsOf: hotspotsURL))
     } catch {
-        throw FixtureError.describing(error, file: hotspotsURL.path)
+        throw DataFileError.describing(error, file: hotspotsURL.path)
     }
     let paths = DataPaths(dataDirectory: data)
     let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)

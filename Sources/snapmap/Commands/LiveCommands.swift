@@ -74,21 +74,6 @@ let friendsCommand = Command(
     }
 }
 
-/// `snapmap seed`: loads the Williamsburg fixture into the store (done by itself when the store is new).
-let seedCommand = Command(
-    name: "seed",
-    summary: "load Data/williamsburg into the live store (Sam, his nine friends, their fixes; idempotent)",
-    usage: "seed [--db PATH]",
-    options: [LiveOptions.database, LiveOptions.store, DataLocator.option]
-) { options in
-    let (scene, directory) = try LiveOptions.scene(options)
-    // The fixture's fixes and Snaps are of its capture time: on Redis Cluster they last as long from then.
-    let (store, _) = try LiveOptions.openStore(options, dataDirectory: directory, clock: { scene.capturedAt })
-    try DemoSeed.seed(store, scene: scene, snapsFile: directory.appendingPathComponent(SnapsFile.demoFile))
-    return "seeded \(options.value("store") ?? LiveOptions.databasePath(options, dataDirectory: directory)): "
-        + "\(scene.viewer.username) and \(scene.friends.count + scene.ghosts.count) friends"
-}
-
 /// `snapmap locate ID --at LAT,LON`: records a person's fix, as their phone would.
 let locateCommand = Command(
     name: "locate",

@@ -17,20 +17,23 @@ enum StreetNetwork {
     }
 }
 
-/// `snapmap orders route --from LAT,LON --to LAT,LON`: the fastest drive between two places, as GeoJSON.
+/// `snapmap orders route --from LAT,LON --to LAT,LON`: the fastest drive between two places, as GeoJSON; `orders
+/// create|show|confirm|pickup|nearby|dropoff|cancel ID`: the orders of the live store.
 let ordersCommand = Command(
     name: "orders",
-    summary: "delivery orders: route --from LAT,LON --to LAT,LON (the fastest drive on the streets, a GeoJSON LineString Feature)",
-    usage: "orders route --from LAT,LON --to LAT,LON [--data DIR]",
+    summary: "delivery orders: route --from LAT,LON --to LAT,LON (the fastest drive on the streets, a GeoJSON LineString Feature); "
+        + "create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON; show ID; confirm|pickup|nearby|dropoff|cancel ID",
+    usage: "orders route --from LAT,LON --to LAT,LON [--data DIR] | orders create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON "
+        + "| orders show ID | orders confirm|pickup|nearby|dropoff|cancel ID  [--clock ISO8601|scene] [--db PATH]",
     options: [
-        .value("from", "LAT,LON", "where the drive starts (snapped to the nearest street within 500 m)"),
-        .value("to", "LAT,LON", "where the drive ends (snapped likewise)"),
+        .value("from", "LAT,LON", "where the drive starts, the store (snapped to the nearest street within 500 m)"),
+        .value("to", "LAT,LON", "where the drive ends, the customer's door (snapped likewise)"),
         DataLocator.option,
-    ],
-    positional: "ACTION"
+    ] + StoredOrders.options,
+    positional: "ACTION [ID]"
 ) { options in
     let arguments = try options.positionals()
-    guard arguments == ["route"] else { throw UsageError(description: "expected route") }
+    guard arguments == ["route"] else { return try StoredOrders.run(arguments, options) }
     let from = try Coordinate(parsing: try options.required("from"), field: "from")
     let to = try Coordinate(parsing: try options.required("to"), field: "to")
     let router = try StreetNetwork.router(data: try DataLocator.directory(options))

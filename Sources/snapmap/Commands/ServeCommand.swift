@@ -24,6 +24,8 @@ let serveCommand = Command(
         .value("allowed-hosts", "NAMES", "comma-separated host names private answers are given under (needed off loopback; "
                + "default on loopback: its address, 127.0.0.1, localhost, [::1])"),
         .flag("any-host", "UNSAFE: give private answers under any Host name, so a page on any name that resolves here (DNS rebinding) reads them"),
+        .flag("no-view", "answer every map read from the store, not from the in-memory view of the live state (SQLite; for comparison)"),
+        .flag("no-layout-cache", "make every layout answer afresh, not from the answers kept per viewer while nothing reaching them changes (for comparison)"),
         .flag("no-shared-layers", "draw every frame from scratch (saves the shared-layer cache's memory; the bytes are the same)"),
         .flag("stop-on-stdin-eof", "stop when standard input closes (for a supervising process, such as the tests); SIGTERM and SIGINT stop it too"),
         DataLocator.option,
@@ -53,7 +55,7 @@ let serveCommand = Command(
     let live = try LiveOptions.service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: clock,
                                        serving: demo ? .demo : .production)
     let api = try MapAPI(engine: engine, live: live, clock: clock, sharesLayers: !options.flag("no-shared-layers"),
-                         allowedHosts: allowedHosts)
+                         allowedHosts: allowedHosts, keepsLayouts: !options.flag("no-layout-cache"))
     api.eventHub.startSweeping()
     let pruning = DispatchSource.makeTimerSource(queue: .global())
     pruning.schedule(deadline: .now() + 600, repeating: 600)

@@ -1,22 +1,3 @@
-import Foundation
-
-/// Splits `0..<count` into one contiguous range per core and runs `body` on each concurrently; small counts run
-/// inline. `body` must only touch its own range of any shared output.
-public enum ParallelFor {
-    public static func ranges(count: Int, minimumPerPart: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let parts = max(1, min(cores, count / max(minimumPerPart, 1)))
-        guard parts > 1 else {
-            body(0..<count)
-            return
-        }
-        let partLength = (count + parts - 1) / parts
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            body((part * partLength)..<min(count, (part + 1) * partLength))
-        }
-    }
-}
-
 /// A writable array slot that concurrent workers fill in disjoint ranges (see `ParallelFor`).
 public struct DisjointWriter<Element>: @unchecked Sendable {
     private let base: UnsafeMutablePointer<Element>

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The view as a store: every write goes to the store and then re-reads what it touched (so this replica's own
+/// changes, blocks and deletions included, show at once); the map's reads come from memory while the view is
+/// current, and from the store otherwise; everything else is the store's.
+extension LiveView: LiveStore {
+    public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
+        defer { refresh(.person(person.id)) }
+        return try store.addPerson(person, settings: settings)
+    }
+
+    /// The store's: someone added elsewhere is announced to nobody until they change, and the view may not know them.
+    public func person(_ id: PersonID) throws -> Person? { try store.person(id) }
+
+    public func people(after: PersonID?, limit: Int) throws -> [Person] { try store.people(after: after, limit: limit) }
+
+    public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
+        defer { refresh(.pair(from, to)) }
+        try store.addAsk(from: from, to: to, details: details)
+    }
+
+    public func removeAsks(between first: PersonID, and second: PersonID) throws {
+        defer { refresh(.pair(first, second)) }
+        try store.removeAsks(between: first, and: second)
+    }
+
+    public func asks(from: PersonID, to: PersonID) throws -> Bool { try store.asks(from: from, to: to) }
+
+    public func addBlock(by blocker: PersonID, on blocked: PersonID) throws {
+        defer { refresh(.pair(blocker, blocked)) }
+        try store.addBlock(by: blocker, on: blocked)
+    }
+
+    public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {
+        defer { refresh(.pair(blocker, blocked)) }
+        return try store.removeBlock(by: blocker, on: blocked)
+    }
+
+    public func blocked(between first: PersonID, and second: PersonID) throws -> Bool { try store.blocked(between: first, and: second) }
+    public func standing(of other: PersonID, for me: PersonID) throws -> Standing? { try store.standing(of: other, for: me) }
+    public func relations(of id: PersonID) throws -> [Relation] { try store.relations(of: id) }
+    public func related(to id: PersonID) throws -> [PersonID] { try store.related(to: id) }
+
+    public func sharing(of id: PersonID) throws -> SharingSettings? { try store.sharing(of: id) }
+
+    public func setSharing(_ settings: SharingSettings, of id: PersonID) throws {
+        defer { refresh(.person(id)) }
+        try store.setSharing(settings, of: id)
+    }
+
+    public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
+        defer { refresh(.person(id)) }
+        return try store.recordFix(fix, of: id)
+    }
+
+    public func fix(of id: PersonID) throws -> LocationFix? {
+        guard isCurrent else { return try store.fix(of: id) }
+        return stateLock.read { state.slots[id].flatMap { state.fixes[Int($0)] } }
+    }
+
+    public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        store.recordFix(fix, of: id) { [weak self] result in
+            if case .success(true) = result { self?.refresh(.person(id)) }
+            completion(result)
+        }
+    }
+
+    public func addToken(hash: String, for id: PersonID) throws { try store.addToken(hash: hash, for: id) }
+    public func tokenOwner(hash: String) throws -> PersonID? { try store.tokenOwner(hash: hash) }
+    public func revokeTokens(of id: PersonID) throws -> Int { try store.revokeTokens(of: id) }
+    public func removeToken(hash: String) throws -> PersonID? { try store.removeToken(hash: hash) }
+
+    public func removePerson(_ id: PersonID) throws -> Bool {
+        defer { refresh(.removed(id)) }
+        return try store.removePerson(id)
+    }
+
+    public func addSnaps(_ snaps: [PublicSnap]) throws { try store.addSnaps(snaps) }
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) { store.addSnap(snap, completion: completion) }
+    public func snaps(since: Date) throws -> [PublicSnap] { try store.snaps(since: since) }
+    public func pruneSnaps(before: Date) throws -> Int { try store.pruneSnaps(before: before) }
+    public func health() -> StoreHealth { store.health() }
+
+    public func candidates(of viewer: PersonID) throws -> [Candidate] {
+        guard isCurrent else { return try store.candidates(of: viewer) }
+        return stateLock.read {
+            guard let slot = state.slots[viewer] else { return [] }
+            return state.asks[Int(slot)].compactMap { ask in makeCandidate(viewer: viewer, slot, ask.to, ask: ask) }
+        }
+    }
+
+    public func viewers(of person: PersonID) throws -> [Candidate] {
+        guard isCurrent else { return try store.viewers(of: person) }
+        return stateLock.read {
+            guard let slot = state.slots[person] else { return [] }
+            return state.askedBy[Int(slot)].compactMap { asker in
+                guard let viewer = state.people[Int(asker)]?.id, let ask = findAsk(from: asker, to: slot) else { return nil }
+                return makeCandidate(viewer: viewer, asker, slot, ask: ask)
+            }
+        }
+    }
+
+    public func candidate(viewer: PersonID, person: PersonID) throws -> Candidate? {
+        guard isCurrent else { return try store.candidate(viewer: viewer, person: person) }
+        return stateLock.read {
+            guard let target = state.slots[person] else { return nil }
+            guard let slot = state.slots[viewer] else { return nil }
+            return makeCandidate(viewer: viewer, slot, target, ask: findAsk(from: slot, to: target))
+        }
+    }
+
+    /// Must hold `stateLock`. The facts of `target` as `viewer` (at `slot`) sees them.
+    private func makeCandidate(viewer: PersonID, _ slot: Int32, _ target: Int32, ask: Ask?) -> Candidate? {
+        guard let person = state.people[Int(target)] else { return nil }
+        let facts = VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: ask != nil, personAsked: findAsk(from: target, to: slot) != nil,
+                                    blocked: state.blocks.contains(Self.pairKey(slot, target)),
+                                    settings: state.settings[Int(target)], fix: state.fixes[Int(target)])
+        return Candidate(person: person, facts: facts, details: ask?.details ?? FriendDetails())
+    }
+
+    /// Must hold `stateLock`.
+    private func findAsk(from: Int32, to: Int32) -> Ask? {
+        let asks = state.asks[Int(from)]
+        let index = asks.partitioningIndex { $0.to >= to }
+        return index < asks.count && asks[index].to == to ? asks[index] : nil
+    }
+}
+
+extension LiveMapService {
+    /// The SQLite file under the service's store, whether or not a view stands in front of it (nil on Redis Cluster).
+    public var sqliteStore: SQLiteLiveStore? {
+        (store as? SQLiteLiveStore) ?? ((store as? LiveView)?.store as? SQLiteLiveStore)
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+
+/// A bus that can say how current its listener is: the monotonic instant (`DispatchTime` nanoseconds) before which
+/// every message published anywhere has been delivered here; nil until it first caught up.
+public protocol BusLiveness: AnyObject, Sendable {
+    var caughtUpAt: UInt64? { get }
+}
+
+/// One replica's in-memory view of the live state: people, their sharing and latest fix, and who asked whom with
+/// the details and blocks the rule needs. It stands in front of the store: writes go to the store first and then
+/// re-read what they touched; the reads the map needs (`candidates`, `candidate`, `viewers`, `fix`) come from
+/// memory while the view is current, and from the store otherwise. The view is current when it is loaded and its
+/// bus (if any) caught up within `stalenessBound`: a change made elsewhere shows here within that bound, or the
+/// answers come from the store. Own writes, blocks and deletions apply at once. Time alone changes nothing here:
+/// the facts carry their instants and the rule is asked at the caller's `now`.
+public final class LiveView: @unchecked Sendable {
+    /// The most a change made by another process may be missing from answers.
+    public static let stalenessBound: Double = 1.0
+    /// Friend details packed into 31 bits: the Snapstreak (at most 100,000 fits in 17) and the best-friend bit.
+    static let bestBit: UInt32 = 1 << 20
+
+    struct Ask {
+        let to: Int32
+        let packed: UInt32
+        var details: FriendDetails { FriendDetails(snapstreak: Int(packed & (LiveView.bestBit - 1)), bestFriend: packed & LiveView.bestBit != 0) }
+        init(to: Int32, details: FriendDetails) {
+            self.to = to
+            packed = UInt32(max(0, min(details.snapstreak, Int(LiveView.bestBit) - 1))) | (details.bestFriend ? LiveView.bestBit : 0)
+        }
+    }
+
+    /// People by dense slot; a removed person's slot stays empty until the next full load.
+    struct State {
+        var slots: [PersonID: Int32] = [:]
+        var people: [Person?] = []
+        var settings: [SharingSettings] = []
+        var fixes: [LocationFix?] = []
+        /// Asks out of each slot, sorted by target slot; and who asked each slot, sorted.
+        var asks: [[Ask]] = []
+        var askedBy: [[Int32]] = []
+        /// Pairs (lower slot << 32 | higher) where one blocks the other (loaded by pages: those with asks only).
+        var blocks = Set<UInt64>()
+    }
+
+    public let store: any LiveStore
+    let monotonic: @Sendable () -> UInt64
+    /// Taken by every change of `state` and held across the store read it applies, so changes apply in order.
+    let refreshLock = NSLock()
+    let stateLock = ReadWriteLock()
+    var state = State()
+    var loaded = false
+    var liveness: (any BusLiveness)?
+    var followsBus = false
+    let stamps = ChangeStamps()
+
+    /// A view in front of `store`, empty (answering from the store) until `load`. `monotonic` is the clock the
+    /// staleness bound is measured on, nanoseconds (tests move it by hand).
+    public init(store: any LiveStore, monotonic: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+        self.store = store
+        self.monotonic = monotonic
+    }
+
+    /// Reads every person, their settings, fix and asks from the store (in a few long reads when it can, else a page
+    /// of people at a time, everyone first, then their asks); until it returns, the store answers.
+    public func load() throws {
+        refreshLock.lock()
+        defer { refreshLock.unlock() }
+        stateLock.write { loaded = false }
+        try install((store as? any WholeStoreReading).map(Self.readWhole) ?? readByPages())
+    }
+
+    /// `load` by the store's reads of each person, whatever else the store can do (for tests).
+    func loadByPages() throws {
+        refreshLock.lock()
+        defer { refreshLock.unlock() }
+        try install(readByPages())
+    }
+
+    /// Makes `next` the view, and moves everyone's stamp.
+    private func install(_ next: State) {
+        stateLock.write {
+            state = next
+            loaded = true
+        }
+        stamps.touchAll()
+    }
+
+    /// The view from a store's whole reads: people, then asks, then blocks.
+    static func readWhole(_ store: any WholeStoreReading) throws -> State {
+        var next = State()
+        try store.readWhole(person: { person, settings, fix in _ = add(person, settings: settings, fix: fix, to: &next) }, ask: { from, to, details in
+            guard let first = next.slots[from], let second = next.slots[to] else { return }
+            setAsk(from: first, to: second, details, in: &next)
+        }, block: { blocker, blocked in
+            guard let first = next.slots[blocker], let second = next.slots[blocked] else { return }
+            next.blocks.insert(pairKey(first, second))
+        })
+        return next
+    }
+
+    /// The view from the store's reads of each person: everyone first, then their asks.
+    func readByPages() throws -> State {
+        var next = State()
+        try forEachPage { page in
+            for person in page { _ = Self.add(person, settings: try store.sharing(of: person.id) ?? .newPerson, fix: try store.fix(of: person.id), to: &next) }
+        }
+        try forEachPage { page in
+            for person in page {
+                guard let slot = next.slots[person.id] else { continue }
+                for candidate in try store.candidates(of: person.id) where candidate.facts.viewerAsked {
+                    // Someone added since the first pass is added now, from the facts read with the ask.
+                    let target = next.slots[candidate.person.id]
+                        ?? Self.add(candidate.person, settings: candidate.facts.settings, fix: candidate.facts.fix, to: &next)
+                    Self.setAsk(from: slot, to: target, candidate.details, in: &next)
+                    if candidate.facts.blocked { next.blocks.insert(Self.pairKey(slot, target)) }
+                }
+            }
+        }
+        return next
+    }
+
+    private func forEachPage(_ body: ([Person]) throws -> Void) throws {
+        var after: PersonID?
+        while true {
+            let page = try store.people(after: after, limit: 1000)
+            guard let last = page.last else { return }
+            try body(page)
+            after = last.id
+        }
+    }
+
+    /// Whether answers come from memory now: loaded, and the bus (when followed) caught up within the bound.
+    public var isCurrent: Bool {
+        let current: (loaded: Bool, followsBus: Bool, liveness: (any BusLiveness)?) = stateLock.read { (self.loaded, self.followsBus, self.liveness) }
+        guard current.loaded else { return false }
+        guard current.followsBus else { return true }
+        guard let caughtUp = current.liveness?.caughtUpAt else { return false }
+        let now = monotonic()
+        return now < caughtUp || Double(now - caughtUp) / 1e9 <= Self.stalenessBound
+    }
+
+    /// Follows `bus`: changes made elsewhere arrive through `hear`, and the view is current only while the bus
+    /// reports that it caught up (a bus that cannot say so leaves every answer to the store). Loads the view.
+    public func follow(_ bus: any LiveBus) {
+        stateLock.write {
+            followsBus = true
+            liveness = bus as? BusLiveness
+        }
+        try? load()
+    }
+
+    /// Applies a message from another process before anyone is told of it; a view that could not re-read a change
+    /// (and so answers from the store) loads itself whole again instead.
+    public func hear(_ message: LiveBusMessage) {
+        switch message {
+        case .change where !stateLock.read({ loaded }): try? load()
+        case .change(let change): refresh(change)
+        case .resync: try? load()
+        case .snap: break
+        }
+    }
+
+    /// Re-reads from the store what `change` touched.
+    func refresh(_ change: LiveChange) {
+        refreshLock.lock()
+        defer { refreshLock.unlock() }
+        // Those a removal touches are known only before it; stamps move after the change is applied.
+        let before = if case .removed = change { touched(by: change) } else { [PersonID]() }
+        defer { stamps.touch(before + touched(by: change)) }
+        do {
+            switch change {
+            case .person(let id): try refreshPerson(id)
+            case .pair(let first, let second): try refreshPair(first, second)
+            case .removed(let id): stateLock.write { Self.remove(id, from: &state) }
+            case .sessions: break
+            }
+        } catch {
+            // What could not be re-read cannot be vouched for: answer from the store until a full load succeeds.
+            stateLock.write { loaded = false }
+            stamps.touchAll()
+        }
+    }
+
+    private func refreshPerson(_ id: PersonID) throws {
+        guard let person = try store.person(id), let settings = try store.sharing(of: id) else {
+            return stateLock.write { Self.remove(id, from: &state) }
+        }
+        let fix = try store.fix(of: id)
+        stateLock.write {
+            if let slot = state.slots[id] {
+                state.people[Int(slot)] = person
+                state.settings[Int(slot)] = settings
+                state.fixes[Int(slot)] = fix
+            } else {
+                _ = Self.add(person, settings: settings, fix: fix, to: &state)
+            }
+        }
+    }
+
+    private func refreshPair(_ first: PersonID, _ second: PersonID) throws {
+        let forward = try store.candidate(viewer: first, person: second)
+        let backward = try store.candidate(viewer: second, person: first)
+        if stateLock.read({ state.slots[first] == nil || state.slots[second] == nil }) {
+            try refreshPerson(first)
+            try refreshPerson(second)
+        }
+        stateLock.write {
+            guard let a = state.slots[first], let b = state.slots[second] else { return }
+            for (from, to, candidate) in [(a, b, forward), (b, a, backward)] {
+                if let candidate, candidate.facts.viewerAsked { Self.setAsk(from: from, to: to, candidate.details, in: &state) } else { Self.removeAsk(from: from, to: to, in: &state) }
+            }
+            if forward?.facts.blocked == true || backward?.facts.blocked == true { state.blocks.insert(Self.pairKey(a, b)) } else { state.blocks.remove(Self.pairKey(a, b)) }
+        }
+    }
+
+    static func pairKey(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b))) }
+
+    static func add(_ person: Person, settings: SharingSettings, fix: LocationFix?, to state: inout State) -> Int32 {
+        let slot = Int32(state.people.count)
+        state.slots[person.id] = slot
+        state.people.append(person)
+        state.settings.append(settings)
+        state.fixes.append(fix)
+        state.asks.append([])
+        state.askedBy.append([])
+        return slot
+    }
+
+    static func remove(_ id: PersonID, from state: inout State) {
+        guard let slot = state.slots.removeValue(forKey: id) else { return }
+        for ask in state.asks[Int(slot)] { removeSorted(slot, from: &state.askedBy[Int(ask.to)]) }
+        for asker in state.askedBy[Int(slot)] { state.asks[Int(asker)].removeAll { $0.to == slot } }
+        state.blocks = state.blocks.filter { UInt32(truncatingIfNeeded: $0 >> 32) != UInt32(slot) && UInt32(truncatingIfNeeded: $0) != UInt32(slot) }
+        state.people[Int(slot)] = nil
+        state.fixes[Int(slot)] = nil
+        state.asks[Int(slot)] = []
+        state.askedBy[Int(slot)] = []
+    }
+
+    static func setAsk(from: Int32, to: Int32, _ details: FriendDetails, in state: inout State) {
+        let ask = Ask(to: to, details: details)
+        let index = state.asks[Int(from)].partitioningIndex { $0.to >= to }
+        if index < state.asks[Int(from)].count, state.asks[Int(from)][index].to == to {
+            state.asks[Int(from)][index] = ask
+        } else {
+            state.asks[Int(from)].insert(ask, at: index)
+            let at = state.askedBy[Int(to)].partitioningIndex { $0 >= from }
+            state.askedBy[Int(to)].insert(from, at: at)
+        }
+    }
+
+    static func removeAsk(from: Int32, to: Int32, in state: inout State) {
+        let index = state.asks[Int(from)].partitioningIndex { $0.to >= to }
+        guard index < state.asks[Int(from)].count, state.asks[Int(from)][index].to == to else { return }
+        state.asks[Int(from)].remove(at: index)
+        removeSorted(from, from: &state.askedBy[Int(to)])
+    }
+
+    static func removeSorted(_ value: Int32, from array: inout [Int32]) {
+        let index = array.partitioningIndex { $0 >= value }
+        if index < array.count, array[index] == value { array.remove(at: index) }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, for a predicate false then true along the array.
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

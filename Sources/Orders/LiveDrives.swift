@@ -1,0 +1,88 @@
+import Foundation
+import GeoCore
+import LiveMap
+import Routing
+
+/// The drives of the orders being delivered now, as their customers see them: each Dasher's fix (sent as any
+/// location is) is matched after their earlier ones on the order they are driving, the remaining route and the
+/// ETA follow, and the order turns "nearby" when the tracker says a quarter is left. The street network is built
+/// at the first fix that needs it. Drives are kept in memory: a restarted server plans them again at the next fix.
+public final class LiveDrives: @unchecked Sendable {
+    private struct Drive {
+        let people: Set<PersonID>
+        var tracker: DriveTracker
+        var matcher: MapMatcher
+        var search: RouteSearch
+    }
+
+    private let book: OrderBook
+    private let makeRouter: @Sendable () throws -> Router
+    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "snapmap-drives")
+    private var router: Router?
+    private var drives: [OrderID: Drive] = [:]
+
+    /// Drives of `book`'s orders on the network `makeRouter` builds (once, when first needed).
+    public init(book: OrderBook, router makeRouter: @escaping @Sendable () throws -> Router) {
+        self.book = book
+        self.makeRouter = makeRouter
+    }
+
+    /// Takes `fix` of `dasher` at server time `now` into the drive of each order they are driving, on the drives'
+    /// own queue (fixes in the order they come; the network's first build keeps no caller waiting), then hands
+    /// `moved` each such order as it is now with what its customer sees. A fix with no road near it moves nobody.
+    public func add(_ fix: LocationFix, of dasher: PersonID, at now: Date, moved: @escaping @Sendable ([(order: Order, view: CustomerView)]) -> Void) {
+        queue.async {
+            var answers: [(order: Order, view: CustomerView)] = []
+            for stored in (try? self.book.driving(by: dasher)) ?? [] {
+                guard let tracker = try? self.step(stored, fix) else { continue }
+                var order = stored.order
+                if order.state == .heading && tracker.isNearby, let near = try? self.book.apply(.nearby, to: order.id, at: now) { order = near.order }
+                answers.append((order, DeliveryReplay.view(order, tracker, at: now)))
+            }
+            if !answers.isEmpty { moved(answers) }
+        }
+    }
+
+    /// What the customer of `order` sees at `now`: the Dasher's part only while `DasherRule` allows and once a fix
+    /// was matched.
+    public func view(of order: Order, at now: Date) -> CustomerView {
+        guard let tracker = lock.withLock({ drives[order.id]?.tracker }) else {
+            return CustomerView(at: now, state: order.state, dasher: nil, remainingMeters: nil, arrives: nil)
+        }
+        return DeliveryReplay.view(order, tracker, at: now)
+    }
+
+    /// Forgets the drive of a delivered or cancelled order.
+    public func end(_ id: OrderID) {
+        lock.withLock { drives[id] = nil }
+    }
+
+    /// Forgets every drive `person` is the customer or the Dasher of (their account was deleted, and its orders
+    /// with it).
+    public func forget(_ person: PersonID) {
+        lock.withLock { drives = drives.filter { !$0.value.people.contains(person) } }
+    }
+
+    private func step(_ stored: StoredOrder, _ fix: LocationFix) throws -> DriveTracker? {
+        try lock.withLock {
+            let router = try self.router ?? makeRouter()
+            self.router = router
+            var drive: Drive
+            if let kept = drives[stored.order.id] {
+                drive = kept
+            } else {
+                var search = RouteSearch(nodeCount: router.graph.nodeCount)
+                // An order whose store or door is off the streets has no drive to show: its Dasher's fixes move nobody.
+                guard let from = try? router.position(of: stored.from, field: "from"), let to = try? router.position(of: stored.to, field: "to"),
+                      let tracker = DriveTracker(router: router, from: from, to: to, search: &search) else { return nil }
+                drive = Drive(people: [stored.order.customer, stored.order.dasher], tracker: tracker, matcher: MapMatcher(router: router), search: search)
+            }
+            let trace = TraceFix(point: WebMercator.projectUnchecked(lat: fix.coordinate.lat, lon: fix.coordinate.lon),
+                                 time: fix.takenAt.timeIntervalSince1970, accuracy: fix.accuracyMeters)
+            let moved = drive.tracker.add(trace, matcher: &drive.matcher, search: &drive.search)
+            drives[stored.order.id] = drive
+            return moved ? drive.tracker : nil
+        }
+    }
+}

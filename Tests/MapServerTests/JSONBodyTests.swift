@@ -1,0 +1,59 @@
+import Foundation
+import GeoCore
+import Testing
+@testable import MapServer
+
+/// Request bodies decoded as `Decodable`: each refusal names the field the 400 body's `field` reports, in the words
+/// the hand-made `[String: Any]` reader used (`ids` now says "an array", not "an array of strings").
+@Suite("Request bodies name the field at fault")
+struct JSONBodyTests {
+    private func refusal<Body: Decodable>(_ type: Body.Type, _ text: String) -> JSONBody.Invalid? {
+        do {
+            _ = try JSONBody.decode(type, from: Array(text.utf8))
+            return nil
+        } catch {
+            return error as? JSONBody.Invalid
+        }
+    }
+
+    @Test(arguments: [
+        ("{", "body", "must be a JSON object (malformed JSON)"), ("[1]", "body", "must be a JSON object"), ("\"x\"", "body", "must be a JSON object"),
+        ("{\"lat\": true, \"lon\": 0, \"accuracyMeters\": 5}", "lat", "must be a number"),
+        ("{\"lat\": \"40\", \"lon\": 0, \"accuracyMeters\": 5}", "lat", "must be a number"),
+        ("{\"lat\": 40, \"lon\": null, \"accuracyMeters\": 5}", "lon", "is required"),
+        ("{\"lat\": 40, \"lon\": 0}", "accuracyMeters", "is required"),
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"place\": 3}", "place", "must be a string"),
+        ("{\"zz\": 1, \"speed\": 3, \"lat\": 40}", "speed", "unknown field; allowed: lat, lon, accuracyMeters, at, place"),
+        ("{\"lon\": 0, \"accuracyMeters\": 5, \"at\": \"yesterday\"}", "at", "must be an ISO 8601 time such as \(ISO8601Time.example)"),
+    ])
+    func locations(body: String, field: String, message: String) throws {
+        let refused = try #require(refusal(MeBodies.Location.self, body))
+        #expect(refused.field == field && refused.message == message, "\(refused)")
+    }
+
+    @Test func aValidLocationKeepsItsValues() throws {
+        let body = try JSONBody.decode(MeBodies.Location.self, from: Array("{\"lat\": 40.5, \"lon\": -73, \"accuracyMeters\": 5, \"place\": null}".utf8))
+        #expect(body.lat == 40.5 && body.lon == -73 && body.accuracyMeters == 5 && body.place == nil && body.at == nil)
+    }
+
+    @Test(arguments: [
+        ("{\"lat\": 95, \"lon\": 0}", "lat"), ("{\"lat\": 0, \"lon\": 181}", "lon"), ("{\"lon\": 0}", "lat"), ("{\"lat\": 0, \"lon\": 0, \"weight\": 1}", "weight"),
+        ("{\"lat\": 95, \"lon\": 0, \"at\": \"soon\"}", "lat"),
+    ])
+    func snaps(body: String, field: String) throws {
+        #expect(try #require(refusal(MeBodies.Snap.self, body)).field == field)
+    }
+
+    @Test(arguments: [
+        ("{}", "body", "needs ghost, audience or both"), ("{\"ghost\": true}", "ghost", "must be a string"),
+        ("{\"audience\": 3}", "audience", "must be an object"), ("{\"audience\": {}}", "audience.mode", "is required"),
+        ("{\"audience\": {\"mode\": \"all\", \"who\": 1}}", "audience.who", "unknown field; allowed: mode, ids"),
+        ("{\"audience\": {\"mode\": \"all\", \"ids\": \"a\"}}", "audience.ids", "must be an array"),
+        ("{\"audience\": {\"mode\": \"all\", \"ids\": [\"a\", 2]}}", "audience.ids[1]", "must be a string"),
+        ("{\"audience\": {\"mode\": \"all\", \"ids\": [\"a\", null]}}", "audience.ids[1]", "must be a string"),
+    ])
+    func sharing(body: String, field: String, message: String) throws {
+        let refused = try #require(refusal(MeBodies.Sharing.self, body))
+        #expect(refused.field == field && refused.message == message, "\(refused)")
+    }
+}

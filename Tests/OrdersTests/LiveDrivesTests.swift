@@ -1,0 +1,50 @@
+import Foundation
+import GeoCore
+import LiveMap
+import Orders
+import Routing
+import Testing
+
+/// Orders being driven, fed a simulated Dasher's fixes as the server feeds them: the order turns nearby in the
+/// store, the customer sees where the Dasher is, and a deleted account's drives leave memory.
+@Suite struct LiveDrivesTests {
+    /// Feeds `fix` to `drives` and waits for what it answers (the fix of a Dasher driving one order answers one).
+    static func add(_ drives: LiveDrives, _ fix: LocationFix, of dasher: PersonID) async -> [(order: Order, view: CustomerView)] {
+        await withCheckedContinuation { continuation in
+            drives.add(fix, of: dasher, at: fix.takenAt) { moved in continuation.resume(returning: moved) }
+        }
+    }
+
+    @Test func aDashersFixesTurnTheOrderNearbyAndADeletedCustomersDriveIsForgotten() async throws {
+        let router = try DriveTrackerTests.router.get()
+        let (_, book, live) = try OrderBookTests.book(["cora", "dash"])
+        let t0 = OrderBookTests.t0
+        let order = try Order(id: OrderID("o1"), storeName: "Lucia's", customer: PersonID("cora"), dasher: PersonID("dash"), items: ["Pie"], at: t0)
+        try book.create(StoredOrder(order, from: DriveTrackerTests.store, to: DriveTrackerTests.home))
+        try book.apply(.confirm, to: order.id, at: t0.addingTimeInterval(60))
+        try book.apply(.pickup, to: order.id, at: t0.addingTimeInterval(120))
+        let drives = LiveDrives(book: book) { router }
+        var search = RouteSearch(nodeCount: router.graph.nodeCount)
+        let route = try #require(router.route(from: router.position(of: DriveTrackerTests.store, field: "from"),
+                                              to: router.position(of: DriveTrackerTests.home, field: "to"), search: &search))
+        var random = SplitMix64(seed: 30)
+        let drive = SimulatedDrive(route: route, router: router, interval: 5, accuracy: 10, jumpChance: 0, random: &random)
+        var last: CustomerView?
+        for fix in drive.fixes {
+            let location = try LocationFix(coordinate: WebMercator.unprojectUnchecked(fix.point), accuracyMeters: 10,
+                                           takenAt: t0.addingTimeInterval(120 + fix.time))
+            let moved = await Self.add(drives, location, of: try PersonID("dash"))
+            #expect(moved.count == 1 && moved.first?.order.id == order.id)
+            last = moved.first?.view
+        }
+        #expect(try book.order(order.id)?.order.state == .nearby, "the store has the order nearby at the drive's end")
+        let seen = try #require(last)
+        let left = try #require(seen.remainingMeters)
+        #expect(seen.state == .nearby && seen.dasher != nil && left < 0.25 * route.length)
+        let nearby = try #require(try book.order(order.id)?.order)
+        #expect(drives.view(of: nearby, at: t0).dasher != nil)
+        try live.removePerson("cora")
+        drives.forget(try PersonID("cora"))
+        #expect(drives.view(of: nearby, at: t0).dasher == nil, "the deleted customer's drive left memory")
+    }
+}
