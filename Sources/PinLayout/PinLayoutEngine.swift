@@ -49,14 +49,15 @@ public struct PinLayoutEngine: Sendable {
         let selectedIndex = selected == nil ? nil : ordered.indices.first { ordered[$0].id == selected }
         let groupable = ordered.indices.filter { $0 != selectedIndex }
         let level = GroupHierarchy.level(of: viewport.zoom)
-        let hierarchy = GroupHierarchy(points: groupable.map { ScreenPoint(x: metres[$0].x, y: metres[$0].y) }, distance: groupingDistance,
+        let hierarchy = GroupHierarchy(x: groupable.map { metres[$0].x }, y: groupable.map { metres[$0].y }, distance: groupingDistance,
                                        downTo: level)
         var clusters = (selectedIndex.flatMap { reach.contains(points[$0]) ? [Cluster(members: [$0], point: points[$0])] : nil } ?? [])
-        for (index, node) in hierarchy.nodes(at: level).enumerated() {
-            let point = viewport.point(forMercator: MercatorPoint(x: node.centre.x, y: node.centre.y))
+        let shown = hierarchy.groups(at: level)
+        for index in 0..<shown.count {
+            let point = viewport.point(forMercator: MercatorPoint(x: shown.x[index], y: shown.y[index]))
             guard reach.contains(point) else { continue }
             var cluster = Cluster(members: hierarchy.members(of: index, at: level).map { groupable[$0] }, point: point)
-            if node.weight > 1 { cluster.splitZoom = hierarchy.splitZoom(of: index, at: level) }
+            if shown.weight[index] > 1 { cluster.splitZoom = hierarchy.splitZoom(of: index, at: level) }
             clusters.append(cluster)
         }
         // With nobody selected every rank is the same and members come in priority order: the first leads.

@@ -1,0 +1,69 @@
+/// Points bucketed into square cells at least `cellSize` wide, by one counting sort into a flat array: every point
+/// closer than `cellSize` to a place lies in the 3×3 cells around the place's cell (clamping to the grid keeps
+/// that true for places outside it). Bounded: about four cells a point at most, however sparse the points, so a
+/// grid costs no more than its points; sparse points only make cells wider (slower queries, still exact).
+struct CellGrid {
+    let originX: Double, originY: Double
+    let cellWidth: Double, cellHeight: Double
+    let columns: Int, rows: Int
+    /// The points of cell `c` are `items[start[c]..<start[c + 1]]`, in increasing order.
+    private(set) var start: [Int]
+    private(set) var items: [Int]
+
+    init(xs: [Double], ys: [Double], cellSize: Double) {
+        var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+        for index in xs.indices {
+            (minX, maxX) = (min(minX, xs[index]), max(maxX, xs[index]))
+            (minY, maxY) = (min(minY, ys[index]), max(maxY, ys[index]))
+        }
+        let (width, height) = (maxX - minX, maxY - minY)
+        let limit = Double(4 * xs.count + 64)
+        // A hair wider than asked, so that rounding in a division never puts a point closer than `cellSize` two cells away.
+        var side = cellSize * (1 + 1e-9)
+        if width.isFinite, height.isFinite, side.isFinite, side > 0 {
+            side = max(side, width / limit, height / limit, (width * height / limit).squareRoot())
+            (columns, rows) = (max(Int(width / side), 1), max(Int(height / side), 1))
+        } else {
+            (columns, rows) = (1, 1)
+        }
+        (originX, originY) = (minX.isFinite ? minX : 0, minY.isFinite ? minY : 0)
+        cellWidth = width > 0 && width.isFinite ? width / Double(columns) : max(side, 1)
+        cellHeight = height > 0 && height.isFinite ? height / Double(rows) : max(side, 1)
+        var start = [Int](repeating: 0, count: columns * rows + 1)
+        var cellOf = [Int](repeating: 0, count: xs.count)
+        for index in xs.indices {
+            cellOf[index] = Self.cell(xs[index], ys[index], originX, originY, cellWidth, cellHeight, columns, rows)
+            start[cellOf[index] + 1] += 1
+        }
+        for cell in 0..<(columns * rows) { start[cell + 1] += start[cell] }
+        var fill = start
+        var items = [Int](repeating: 0, count: xs.count)
+        for index in xs.indices {
+            items[fill[cellOf[index]]] = index
+            fill[cellOf[index]] += 1
+        }
+        self.start = start
+        self.items = items
+    }
+
+    private static func cell(_ x: Double, _ y: Double, _ originX: Double, _ originY: Double, _ cellWidth: Double, _ cellHeight: Double,
+                             _ columns: Int, _ rows: Int) -> Int {
+        index(y, originY, cellHeight, rows) * columns + index(x, originX, cellWidth, columns)
+    }
+
+    /// The column (or row) of a coordinate, clamped to the grid; NaN goes to the first.
+    @inline(__always) private static func index(_ value: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+        let position = ((value - origin) / size).rounded(.down)
+        return position.isNaN ? 0 : Int(min(max(position, 0), Double(count - 1)))
+    }
+
+    /// The cells around the place (x, y), as ranges of columns and rows: the place's cell and its eight neighbours.
+    @inline(__always) func around(_ x: Double, _ y: Double) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+        let column = Self.index(x, originX, cellWidth, columns)
+        let row = Self.index(y, originY, cellHeight, rows)
+        return (max(column - 1, 0)...min(column + 1, columns - 1), max(row - 1, 0)...min(row + 1, rows - 1))
+    }
+
+    /// The cell a place lies in.
+    @inline(__always) func cell(_ x: Double, _ y: Double) -> Int { Self.cell(x, y, originX, originY, cellWidth, cellHeight, columns, rows) }
+}
