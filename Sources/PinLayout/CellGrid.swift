@@ -1,14 +1,19 @@
 /// Points bucketed into square cells at least `cellSize` wide, by one counting sort into a flat array: every point
 /// closer than `cellSize` to a place lies in the 3×3 cells around the place's cell (clamping to the grid keeps
 /// that true for places outside it). Bounded: about four cells a point at most, however sparse the points, so a
-/// grid costs no more than its points; sparse points only make cells wider (slower queries, still exact).
+/// grid costs no more than its points; sparse points only make cells wider (slower queries, still exact). A point
+/// removed is swapped past the end of its cell's live part, so queries never read it again.
 struct CellGrid {
     let originX: Double, originY: Double
     let cellWidth: Double, cellHeight: Double
     let columns: Int, rows: Int
-    /// The points of cell `c` are `items[start[c]..<start[c + 1]]`, in increasing order.
+    /// The points of cell `c` still in the grid are `items[start[c]..<end[c]]`, in no particular order.
     private(set) var start: [Int]
+    private(set) var end: [Int]
     private(set) var items: [Int]
+    /// Each point's cell and place in `items`.
+    private var cellOf: [Int]
+    private var position: [Int]
 
     init(xs: [Double], ys: [Double], cellSize: Double) {
         var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
@@ -38,12 +43,26 @@ struct CellGrid {
         for cell in 0..<(columns * rows) { start[cell + 1] += start[cell] }
         var fill = start
         var items = [Int](repeating: 0, count: xs.count)
+        var position = [Int](repeating: 0, count: xs.count)
         for index in xs.indices {
-            items[fill[cellOf[index]]] = index
+            (items[fill[cellOf[index]]], position[index]) = (index, fill[cellOf[index]])
             fill[cellOf[index]] += 1
         }
         self.start = start
+        self.end = Array(start.dropFirst())
         self.items = items
+        self.cellOf = cellOf
+        self.position = position
+    }
+
+    /// Takes a point out of the grid (it must be in it).
+    mutating func remove(_ point: Int) {
+        let cell = cellOf[point]
+        let (at, last) = (position[point], end[cell] - 1)
+        let moved = items[last]
+        (items[at], items[last]) = (moved, point)
+        (position[moved], position[point]) = (at, last)
+        end[cell] = last
     }
 
     private static func cell(_ x: Double, _ y: Double, _ originX: Double, _ originY: Double, _ cellWidth: Double, _ cellHeight: Double,

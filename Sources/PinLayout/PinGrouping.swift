@@ -42,11 +42,12 @@ enum PinGrouping {
         }
         var lists = MemberLists(count: x.count)
         var seeds = Flat()
-        let grid = CellGrid(xs: x, ys: y, cellSize: threshold)
+        var grid = CellGrid(xs: x, ys: y, cellSize: threshold)
         let squared = threshold * threshold
         var taken = [Bool](repeating: false, count: x.count)
         for seed in x.indices where !taken[seed] {
             taken[seed] = true
+            grid.remove(seed)
             var (centreX, centreY) = (x[seed], y[seed])
             var weight = Double(weights[seed])
             var (sumX, sumY) = (weight * x[seed], weight * y[seed])
@@ -57,9 +58,8 @@ enum PinGrouping {
                 let near = grid.around(centreX, centreY)
                 for row in near.rows {
                     for cell in (row * grid.columns + near.columns.lowerBound)...(row * grid.columns + near.columns.upperBound) {
-                        for slot in grid.start[cell]..<grid.start[cell + 1] {
+                        for slot in grid.start[cell]..<grid.end[cell] {
                             let other = grid.items[slot]
-                            guard !taken[other] else { continue }
                             let (dx, dy) = (x[other] - centreX, y[other] - centreY)
                             let distance = dx * dx + dy * dy
                             if distance < bestDistance || (distance == bestDistance && best >= 0 && other < best) { (best, bestDistance) = (other, distance) }
@@ -68,6 +68,7 @@ enum PinGrouping {
                 }
                 guard best >= 0 else { break }
                 taken[best] = true
+                grid.remove(best)
                 lists.next[last] = best
                 last = best
                 let w = Double(weights[best])
@@ -125,51 +126,51 @@ enum PinGrouping {
     }
 
     /// Merges groups whose centres are closer than the threshold, until none are: always the first such pair in
-    /// order (the later into the earlier). After a merge only pairs with the merged group can be new, so the
-    /// walk goes on from the earliest of those, or from the merged group. Groups sit in a grid of their first
+    /// order (the later into the earlier). A merge moves only the merged group, so only it and the groups before
+    /// it that are now close to it can have a pair to start: those are queued, and the lowest queued group is
+    /// always the next to look at (every group before it has no pair). Groups sit in a grid of their first
     /// centres; one that moved is looked for in `moved`, by the cell of its new centre, instead.
     private static func merged(_ seeds: Flat, lists: inout MemberLists, x: [Double], y: [Double], weights: [Int], threshold: Double) -> Flat {
         var (centreX, centreY, weight) = (seeds.x, seeds.y, seeds.weight)
-        let grid = CellGrid(xs: centreX, ys: centreY, cellSize: threshold)
+        var grid = CellGrid(xs: centreX, ys: centreY, cellSize: threshold)
         let squared = threshold * threshold
         var alive = [Bool](repeating: true, count: seeds.count)
         var movedTo = [Int](repeating: -1, count: seeds.count)
         var moved: [Int: [Int]] = [:]
-        /// The lowest group before (or after) `index` closer to it than the threshold.
-        func closest(to index: Int, before: Bool) -> Int? {
-            var found = Int.max
+        /// Calls `body` with every live group other than `index` closer to it than the threshold.
+        func forEachClose(to index: Int, _ body: (Int) -> Void) {
             func consider(_ other: Int) {
-                guard other != index, alive[other], other < found, before == (other < index) else { return }
+                guard other != index, alive[other] else { return }
                 let (dx, dy) = (centreX[other] - centreX[index], centreY[other] - centreY[index])
-                if dx * dx + dy * dy < squared { found = other }
+                if dx * dx + dy * dy < squared { body(other) }
             }
             let near = grid.around(centreX[index], centreY[index])
             for row in near.rows {
                 for cell in (row * grid.columns + near.columns.lowerBound)...(row * grid.columns + near.columns.upperBound) {
-                    for slot in grid.start[cell]..<grid.start[cell + 1] where movedTo[grid.items[slot]] < 0 { consider(grid.items[slot]) }
+                    for slot in grid.start[cell]..<grid.end[cell] { consider(grid.items[slot]) }
                     if !moved.isEmpty, let there = moved[cell] { there.forEach(consider) }
                 }
             }
-            return found == Int.max ? nil : found
         }
-        func move(_ group: Int) {
-            if movedTo[group] >= 0 { moved[movedTo[group]]?.removeAll { $0 == group } }
-            movedTo[group] = grid.cell(centreX[group], centreY[group])
-            moved[movedTo[group], default: []].append(group)
+        func leave(_ group: Int) {
+            if movedTo[group] >= 0 { moved[movedTo[group]]?.removeAll { $0 == group } } else { grid.remove(group) }
         }
-        var index = 0
-        while index < seeds.count {
-            guard alive[index], let other = closest(to: index, before: false) else {
-                index += 1
-                continue
-            }
-            lists.join(index, other)
-            weight[index] += weight[other]
+        var queue = MinQueue(count: seeds.count)
+        while let index = queue.pop() {
+            guard alive[index] else { continue }
+            var first = Int.max
+            forEachClose(to: index) { if $0 > index { first = min(first, $0) } }
+            guard first < Int.max else { continue }
+            lists.join(index, first)
+            weight[index] += weight[first]
             (centreX[index], centreY[index]) = mean(from: lists.head[index], next: lists.next, x: x, y: y, weights: weights)
-            alive[other] = false
-            if movedTo[other] >= 0 { moved[movedTo[other]]?.removeAll { $0 == other } }
-            move(index)
-            if let earlier = closest(to: index, before: true) { index = earlier }
+            alive[first] = false
+            leave(first)
+            leave(index)
+            movedTo[index] = grid.cell(centreX[index], centreY[index])
+            moved[movedTo[index], default: []].append(index)
+            queue.push(index)
+            forEachClose(to: index) { if $0 < index { queue.push($0) } }
         }
         var result = Flat()
         for group in 0..<seeds.count where alive[group] {

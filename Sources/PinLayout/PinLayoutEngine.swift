@@ -138,12 +138,16 @@ public struct PinLayoutEngine: Sendable {
     /// form is "Jordan", "Maya +1".
     public func labelText(_ members: [PinSubject], now: Date, short: Bool = false) -> (name: String, detail: String) {
         switch (members.count, short) {
-        case (1, false): return (members[0].firstName, " · " + LastSeenText.text(lastSeen: members[0].lastSeen, now: now))
-        case (1, true): return (members[0].firstName, "")
+        case (1, _): return labelText(members[0], now: now, short: short)
         case (2, false): return (members[0].firstName + ", " + members[1].firstName, "")
         case (_, false): return (members[0].firstName + ", " + members[1].firstName, " +\(members.count - 2)")
         default: return (members[0].firstName, " +\(members.count - 1)")
         }
+    }
+
+    /// One friend's label text, "Jordan · 2m" or, short, "Jordan".
+    func labelText(_ subject: PinSubject, now: Date, short: Bool) -> (name: String, detail: String) {
+        (subject.firstName, short ? "" : " · " + LastSeenText.text(lastSeen: subject.lastSeen, now: now))
     }
 
     /// The label's text width: the name and detail runs are measured (and drawn) one after the other.
@@ -200,7 +204,7 @@ public struct PinLayoutEngine: Sendable {
             let subject = ordered[index]
             let cluster = owner[index] >= 0 ? clusters[owner[index]] : nil
             let alone = cluster?.members.count == 1
-            let text = labelText([subject], now: now, short: alone && cluster?.labelShort == true)
+            let text = labelText(subject, now: now, short: alone && cluster?.labelShort == true)
             let hidden = cluster == nil ? (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen" : nil
             return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
                               screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,
