@@ -1,11 +1,11 @@
 import Foundation
 import GeoCore
 
-/// Lays out friends' pins for a viewport, MapLibre's way: symbols (an avatar and its label) are placed as a unit
-/// in priority order, so a higher-priority friend's label wins over a lower-priority avatar. Friends whose round
-/// avatars would overlap by more than the style allows are grouped first, at every zoom (`GroupHierarchy`). Each label tries its
-/// previous anchor, then the eight anchors, first where it hides no avatar still to come, then in its short form,
-/// and only then where it does; a label or avatar that cannot show says why in the JSON. Nothing goes under the insets.
+/// Lays out friends' pins for a viewport. Friends whose round avatars would overlap by more than the style allows
+/// are grouped first, at every zoom (`GroupHierarchy`); then every avatar and group on screen is placed (a friend
+/// is never hidden, only a label is dropped), then labels in priority order, each on its previous anchor or the
+/// first free one of eight, in full or short form, covering no avatar and no label; a label that fits nowhere is
+/// dropped and says why in the JSON. Nothing goes under the insets.
 public struct PinLayoutEngine: Sendable {
     public let style: PinStyle
     public let measurer: any TextMeasuring
@@ -69,31 +69,24 @@ public struct PinLayoutEngine: Sendable {
         }
         func avatarRect(_ centre: ScreenPoint) -> ScreenRect { ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize) }
 
+        // Every avatar on screen is drawn, first: a label may be dropped, a friend never hidden. Groups at a level lie
+        // the grouping distance apart or more; only the selected friend, who stands alone, may overlap a group,
+        // and is drawn above it.
         var placement = SymbolPlacement(style: style, free: viewport.freeRect)
-        let onScreen = clusters.map { placement.free.contains(avatarRect($0.point)) }
-        placement.expect(clusters.map(\.point), where: onScreen)
         var placed: [Int] = []
         for index in clusters.indices {
-            let centre = clusters[index].point
-            guard onScreen[index] else {
+            guard placement.free.contains(avatarRect(clusters[index].point)) else {
                 clusters[index].hidden = "outside the part of the screen the insets leave free"
                 continue
             }
-            if let selectedIndex, index > 0, clusters[0].members == [selectedIndex], placed.first == 0,
-               hypot(centre.x - clusters[0].point.x, centre.y - clusters[0].point.y) < groupingDistance {
-                clusters[index].hidden = "overlaps the selected friend"
-                continue
-            }
-            if let owner = placement.labelOwner(under: centre) {
-                clusters[index].hidden = "under the label of \(owner)"
-                continue
-            }
-            placement.placeAvatar(at: centre)
+            placement.placeAvatar(at: clusters[index].point)
             placed.append(index)
-            clusters[index].avatar = avatarRect(centre)
-            let id = key(clusters[index])
+            clusters[index].avatar = avatarRect(clusters[index].point)
+        }
+        // Then labels, in priority order, each where it covers no avatar and no label placed before it.
+        for index in placed {
             let members = clusters[index].members.map { ordered[$0] }
-            switch placeLabel(members, owner: id, avatar: clusters[index].avatar!, previous: previousAnchors[id], after: index, now: now,
+            switch placeLabel(members, avatar: clusters[index].avatar!, previous: previousAnchors[key(clusters[index])], now: now,
                               placement: &placement) {
             case .placed(let rect, let anchor, let short):
                 (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
@@ -110,23 +103,23 @@ public struct PinLayoutEngine: Sendable {
         case hidden(String)
     }
 
-    /// The first fit for a symbol's label: full text where it hides no avatar to come, short text there, then
-    /// the same where it does hide one (a higher-priority label wins).
-    private func placeLabel(_ members: [PinSubject], owner: String, avatar: ScreenRect, previous: LabelAnchor?, after index: Int, now: Date,
+    /// The first fit for a symbol's label: the full text on its previous anchor or the first of the eight that
+    /// is free, then the short text the same way; a label that fits nowhere is dropped, and says what blocked it.
+    private func placeLabel(_ members: [PinSubject], avatar: ScreenRect, previous: LabelAnchor?, now: Date,
                             placement: inout SymbolPlacement) -> LabelOutcome {
         let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
         var blockers = Set<LabelBlocker>()
-        for (short, hidesNobody) in [(false, true), (true, true), (false, false), (true, false)] {
+        for short in [false, true] {
             let text = labelText(members, now: now, short: short)
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
                 let rect = labelRect(anchor, avatar: avatar, size: size)
-                let found = placement.blockers(of: rect, pendingAfter: hidesNobody ? index : nil)
+                let found = placement.blockers(of: rect)
                 guard found.isEmpty else {
                     blockers.formUnion(found)
                     continue
                 }
-                placement.placeLabel(rect, owner: owner)
+                placement.placeLabel(rect)
                 return .placed(rect, anchor, short: short)
             }
         }
