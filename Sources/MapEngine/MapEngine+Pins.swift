@@ -26,7 +26,7 @@ extension MapEngine {
 
     /// The layout engine for a scale (labels are measured at the pixel size they are drawn).
     public func pinEngine(scale: Double) -> PinLayoutEngine {
-        PinLayoutEngine(style: pinLook.layout, measurer: FontMeasurer(font: labelFont, scale: scale))
+        PinLayoutEngine(style: pinLook.layout, measurer: FontMeasurer(font: labelFont, scale: scale), groupings: groupings)
     }
 
     /// Lays out the pins of the viewer's visible friends in a viewport; a selected id that is not among them

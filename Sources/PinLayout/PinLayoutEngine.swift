@@ -9,10 +9,13 @@ import GeoCore
 public struct PinLayoutEngine: Sendable {
     public let style: PinStyle
     public let measurer: any TextMeasuring
+    /// Where groupings are kept between layouts of the same friends (none: each layout groups afresh).
+    public let groupings: GroupingCache?
 
-    public init(style: PinStyle, measurer: any TextMeasuring) {
+    public init(style: PinStyle, measurer: any TextMeasuring, groupings: GroupingCache? = nil) {
         self.style = style
         self.measurer = measurer
+        self.groupings = groupings
     }
 
     /// A cluster being laid out: members as indices into the priority-ordered subjects.
@@ -38,19 +41,17 @@ public struct PinLayoutEngine: Sendable {
 
     public func layout(subjects: [PinSubject], viewport: Viewport, selected: String? = nil, now: Date,
                        previousAnchors: [String: LabelAnchor] = [:]) -> PinLayoutResult {
-        let ordered = PinPriority.sorted(subjects, selected: selected)
-        let metres = ordered.map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
-        let points = metres.map { viewport.point(forMercator: $0) }
+        // What depends on the friends alone (their order, places and groups at every zoom) is made once for them.
+        let grouped = groupings?.grouped(subjects, selected: selected, distance: groupingDistance)
+            ?? GroupedSubjects(subjects: subjects, selected: selected, distance: groupingDistance)
+        let (ordered, hierarchy, groupable, selectedIndex) = (grouped.ordered, grouped.hierarchy, grouped.groupable, grouped.selectedIndex)
+        let points = grouped.metres.map { viewport.point(forMercator: $0) }
         let reach = viewport.bounds.inset(by: EdgeInsets(all: -style.avatarSize))
         let half = style.avatarSize / 2
 
         // The selected friend (first in priority order) stands alone: never grouped, never joined. Everyone else
         // is grouped over the whole map, not the screen, so that groups do not change as the map pans.
-        let selectedIndex = selected == nil ? nil : ordered.indices.first { ordered[$0].id == selected }
-        let groupable = ordered.indices.filter { $0 != selectedIndex }
         let level = GroupHierarchy.level(of: viewport.zoom)
-        let hierarchy = GroupHierarchy(x: groupable.map { metres[$0].x }, y: groupable.map { metres[$0].y }, distance: groupingDistance,
-                                       downTo: level)
         var clusters = (selectedIndex.flatMap { reach.contains(points[$0]) ? [Cluster(members: [$0], point: points[$0])] : nil } ?? [])
         let shown = hierarchy.groups(at: level)
         for index in 0..<shown.count {
@@ -61,8 +62,7 @@ public struct PinLayoutEngine: Sendable {
             clusters.append(cluster)
         }
         // With nobody selected every rank is the same and members come in priority order: the first leads.
-        let unselectedRank = selected == nil ? [:]
-            : Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
+        let unselectedRank = grouped.unselectedRank
         let leader = { (members: [PinSubject]) in members.min { (unselectedRank[$0.id] ?? 0) < (unselectedRank[$1.id] ?? 0) } ?? members[0] }
         func key(_ cluster: Cluster) -> String {
             cluster.members.count == 1 ? ordered[cluster.members[0]].id : Self.groupID(leader(cluster.members.map { ordered[$0] }))
