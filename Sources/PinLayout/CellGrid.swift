@@ -85,4 +85,28 @@ struct CellGrid {
 
     /// The cell a place lies in.
     @inline(__always) func cell(_ x: Double, _ y: Double) -> Int { Self.cell(x, y, originX, originY, cellWidth, cellHeight, columns, rows) }
+
+    /// Calls `body` once with each pair of points of the grid whose squared distance is below `squared`, walking
+    /// the cells in order (each cell with itself and the four after it), so memory is read nearly in order.
+    func forEachPair(closerThan squared: Double, xs: [Double], ys: [Double], _ body: (Int, Int) -> Void) {
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let cell = row * columns + column
+                for slot in start[cell]..<end[cell] {
+                    let a = items[slot]
+                    func check(_ b: Int) {
+                        let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a])
+                        if dx * dx + dy * dy < squared { body(a, b) }
+                    }
+                    for other in (slot + 1)..<end[cell] { check(items[other]) }
+                    for (dx, dy) in [(1, 0), (-1, 1), (0, 1), (1, 1)] {
+                        let (c, r) = (column + dx, row + dy)
+                        guard c >= 0, c < columns, r < rows else { continue }
+                        let next = r * columns + c
+                        for other in start[next]..<end[next] { check(items[other]) }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -52,8 +52,15 @@ public final class GroupingCache: @unchecked Sendable {
     /// The grouping of `subjects` with `selected` standing alone: a kept one when the same, else made (and kept
     /// when it fits).
     func grouped(_ subjects: [PinSubject], selected: String?, distance: Double) -> GroupedSubjects {
+        // The hash reads the numbers only (strings cost more to hash); a kept grouping is then compared whole.
         var hasher = Hasher()
-        hasher.combine(subjects)
+        hasher.combine(subjects.count)
+        for subject in subjects {
+            hasher.combine(subject.coordinate.lat)
+            hasher.combine(subject.coordinate.lon)
+            hasher.combine(subject.lastSeen)
+            hasher.combine(subject.snapstreak)
+        }
         hasher.combine(selected)
         hasher.combine(distance)
         let hash = hasher.finalize()

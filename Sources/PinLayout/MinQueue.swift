@@ -1,12 +1,13 @@
 /// Group indices waiting to be looked at, the lowest first, each at most once: a binary min-heap with a flag
-/// per index. It starts with every index from 0 to `count − 1` (a sorted array is already a heap).
+/// per index, for indices below `count`. It starts with `initial`, in increasing order (a sorted array is already a heap).
 struct MinQueue {
     private var heap: [Int]
     private var queued: [Bool]
 
-    init(count: Int) {
-        heap = Array(0..<count)
-        queued = [Bool](repeating: true, count: count)
+    init(count: Int, initial: [Int]) {
+        heap = initial
+        queued = [Bool](repeating: false, count: count)
+        for index in initial { queued[index] = true }
     }
 
     mutating func push(_ index: Int) {

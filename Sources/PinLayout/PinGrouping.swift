@@ -1,5 +1,4 @@
 import GeoCore
-
 /// Friends whose round avatars would overlap by more than the style allows become one group. Greedy, in
 /// priority order (as supercluster and MapKit do it): each point not yet grouped starts a group and takes,
 /// nearest first, every ungrouped point closer than the threshold to the group's running centre (the mean of
@@ -45,9 +44,20 @@ enum PinGrouping {
         var grid = CellGrid(xs: x, ys: y, cellSize: threshold)
         let squared = threshold * threshold
         var taken = [Bool](repeating: false, count: x.count)
+        // A seed with no point closer than the threshold at all takes nobody: found for every point in one walk
+        // over the cells, it needs no search of its own.
+        var lonely = [Bool](repeating: true, count: x.count)
+        grid.forEachPair(closerThan: squared, xs: x, ys: y) { a, b in (lonely[a], lonely[b]) = (false, false) }
         for seed in x.indices where !taken[seed] {
             taken[seed] = true
             grid.remove(seed)
+            guard !lonely[seed] else {
+                lists.add(head: seed, tail: seed)
+                seeds.x.append(x[seed])
+                seeds.y.append(y[seed])
+                seeds.weight.append(weights[seed])
+                continue
+            }
             var (centreX, centreY) = (x[seed], y[seed])
             var weight = Double(weights[seed])
             var (sumX, sumY) = (weight * x[seed], weight * y[seed])
@@ -126,9 +136,10 @@ enum PinGrouping {
     }
 
     /// Merges groups whose centres are closer than the threshold, until none are: always the first such pair in
-    /// order (the later into the earlier). A merge moves only the merged group, so only it and the groups before
-    /// it that are now close to it can have a pair to start: those are queued, and the lowest queued group is
-    /// always the next to look at (every group before it has no pair). Groups sit in a grid of their first
+    /// order (the later into the earlier). The groups with a pair after them are queued; a merge moves only the
+    /// merged group, so only it and the groups before it that are now close to it can have a new pair to start:
+    /// those are queued too, and the lowest queued group is always the next to look at (every group before it
+    /// has no pair). Groups sit in a grid of their first
     /// centres; one that moved is looked for in `moved`, by the cell of its new centre, instead.
     private static func merged(_ seeds: Flat, lists: inout MemberLists, x: [Double], y: [Double], weights: [Int], threshold: Double) -> Flat {
         var (centreX, centreY, weight) = (seeds.x, seeds.y, seeds.weight)
@@ -155,7 +166,10 @@ enum PinGrouping {
         func leave(_ group: Int) {
             if movedTo[group] >= 0 { moved[movedTo[group]]?.removeAll { $0 == group } } else { grid.remove(group) }
         }
-        var queue = MinQueue(count: seeds.count)
+        // Only a group with a pair after it can start a merge: those are found in one walk over the cells.
+        var paired = [Bool](repeating: false, count: seeds.count)
+        grid.forEachPair(closerThan: squared, xs: centreX, ys: centreY) { a, b in paired[min(a, b)] = true }
+        var queue = MinQueue(count: seeds.count, initial: paired.indices.filter { paired[$0] })
         while let index = queue.pop() {
             guard alive[index] else { continue }
             var first = Int.max
