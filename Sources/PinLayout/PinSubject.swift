@@ -21,6 +21,12 @@ public struct PinSubject: Hashable, Sendable {
 
     /// The first word of the name ("Jordan"), spaces before it skipped; the project's one rule for a first name.
     public var firstName: String {
+        // ASCII names, nearly all, by their bytes (each byte a character there); others by characters.
+        let bytes = name.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            guard let from = bytes.firstIndex(where: { $0 != 0x20 }) else { return name }
+            return String(Substring(bytes[from..<(bytes[from...].firstIndex(of: 0x20) ?? bytes.endIndex)]))
+        }
         guard let from = name.firstIndex(where: { $0 != " " }) else { return name }
         let rest = name[from...]
         return String(rest[..<(rest.firstIndex(of: " ") ?? rest.endIndex)])
