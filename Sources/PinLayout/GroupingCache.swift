@@ -36,7 +36,7 @@ final class GroupedSubjects: Sendable {
 /// Groupings kept for the friend sets laid out last, so that panning and zooming over the same friends groups
 /// them once (as supercluster builds its index once, not per query). Keyed by the friends themselves, every field,
 /// with the selection and the grouping distance, so a kept grouping is exactly the one that would be made again.
-/// Bounded by the friends it holds (about 200 bytes each, from its arrays); `removeAll` forgets everything, which
+/// Bounded by the friends it holds (about 300 bytes each, reckoned from its arrays); `removeAll` forgets everything, which
 /// the server does when an account is deleted, so none of its places stay behind.
 public final class GroupingCache: @unchecked Sendable {
     public let maxSubjects: Int
