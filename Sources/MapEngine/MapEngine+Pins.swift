@@ -26,7 +26,7 @@ extension MapEngine {
 
     /// The layout engine for a scale (labels are measured at the pixel size they are drawn).
     public func pinEngine(scale: Double) -> PinLayoutEngine {
-        PinLayoutEngine(style: pinLook.layout, measurer: FontMeasurer(font: labelFont, scale: scale))
+        PinLayoutEngine(style: pinLook.layout, measurer: FontMeasurer(font: labelFont, scale: scale), groupings: groupings)
     }
 
     /// Lays out the pins of the viewer's visible friends in a viewport; a selected id that is not among them
@@ -43,11 +43,11 @@ extension MapEngine {
         PinHitTester(layout: layout, style: pinLook.layout).hit(point)
     }
 
-    /// The selection camera for a visible friend's id or a group id of `layout` (groups are fitted with padding).
+    /// The selection camera for a visible friend's id or a group id of `layout` (a group zooms to where it splits).
     public func zoom(to id: String, friends: [Friend], from viewport: Viewport, layout: PinLayoutResult,
                      cardHeight: Double? = nil) throws -> ZoomAnswer {
         let settings = scene.selection
-        let camera = SelectionCamera(selectionZoom: settings.zoom, maxZoom: settings.maxZoom, groupPadding: settings.groupPadding)
+        let camera = SelectionCamera(selectionZoom: settings.zoom, maxZoom: settings.maxZoom)
         let card = cardHeight ?? settings.cardHeight
         // The scene's card, unasked for, that does not fit is the viewport's fault: the error names its size.
         if cardHeight == nil, !SelectionCamera.cardHeightRange(for: viewport).contains(card) {
@@ -59,7 +59,7 @@ extension MapEngine {
         }
         guard let group = layout.group(id) else { throw UnknownFriend(id: id) }
         let members = group.members.compactMap { member in friends.first { $0.id == member }?.coordinate }
-        return try camera.zoom(toGroup: id, members: members, from: viewport, cardHeight: card)
+        return try camera.zoom(toGroup: id, members: members, splitZoom: group.splitZoom, from: viewport, cardHeight: card)
     }
 
     /// The base map's credit, in the bottom-right corner of the part of the frame the insets leave free.

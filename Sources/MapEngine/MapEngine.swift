@@ -51,6 +51,9 @@ public final class MapEngine: Sendable {
     /// The fingerprints of the glow's points that reach a view, by view and glow snapshot (so the points are not
     /// gathered for every frame).
     let glowPrints = ByteBudgetCache<String, String>(budget: 1024)
+    /// Groupings of the friend sets laid out last (a viewer panning and zooming groups their friends once), within
+    /// 250,000 friends; the server empties it when an account is deleted.
+    public let groupings = GroupingCache(maxSubjects: 250_000)
 
     /// Loads the scene, the style (its file read and decoded once), the label font and the base map (from its cache,
     /// importing it when the cache is missing or stale).

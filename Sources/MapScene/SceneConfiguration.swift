@@ -17,8 +17,6 @@ public struct SelectionSettings: Hashable, Sendable, Codable {
     public let maxZoom: Double
     /// The height of the card that slides up, in points.
     public let cardHeight: Double
-    /// Padding around a group's members when fitting them, in points.
-    public let groupPadding: Double
 }
 
 /// `scene.json` as written, before validation.
@@ -59,7 +57,6 @@ struct SceneRecord: Decodable {
         let checks: [(String, Double, ClosedRange<Double>)] = [
             ("zoom", selection.zoom, zooms), ("maxZoom", selection.maxZoom, zooms),
             ("cardHeight", selection.cardHeight, SelectionSettings.cardHeightRange),
-            ("groupPadding", selection.groupPadding, 0...500),
         ]
         for (name, value, range) in checks {
             do {

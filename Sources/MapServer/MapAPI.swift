@@ -72,11 +72,13 @@ public final class MapAPI: Sendable {
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine.glow.aggregate, live: live, clock: clock)
-        let (tiles, sharedLayers, glow, layoutAnswers) = (self.tiles, self.sharedLayers, engine.glow.aggregate, self.layoutAnswers)
+        let (tiles, sharedLayers, glow, layoutAnswers, groupings) = (self.tiles, self.sharedLayers, engine.glow.aggregate, self.layoutAnswers, engine.groupings)
         live.observe { change in
             guard case .removed = change else { return }
-            // No kept layout holds a byte of a deleted account (the stamps already keep them from being answered).
+            // No kept layout or grouping holds a byte of a deleted account (the stamps already keep layouts from being
+            // answered; a grouping is only reused for exactly the same friends).
             layoutAnswers?.removeAll()
+            groupings.removeAll()
             // A deleted account's Snaps leave the glow at the next epoch: then the drawn tiles and layers that held
             // them go too (again a moment later, for a render of the old epoch that finished meanwhile).
             let next = glow.settings.start(of: glow.settings.epoch(of: clock()) + 1).timeIntervalSince(clock())

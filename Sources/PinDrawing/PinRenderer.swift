@@ -6,7 +6,7 @@ import Raster
 
 /// Draws a layout's pins exactly where it puts them: avatars (an image, the cartoon of the friend's look, or
 /// initials on their colour) in a white ring with a soft shadow (Snapchat yellow when selected) or standing on
-/// the map, as the style chooses; groups as stacked avatars, and labels as white capsules with the name in ink
+/// the map, as the style chooses; groups as one round bubble of faces, and labels as white capsules with the name in ink
 /// and the time in grey.
 public struct PinRenderer {
     /// Below this many pixels across, a cartoon face is a smudge: initials are drawn instead.
@@ -64,16 +64,42 @@ public struct PinRenderer {
         }
     }
 
+    /// Where a group's faces sit in its bubble, as fractions of its width from the centre (x, y, diameter): two
+    /// side by side, three in a triangle, and past three, three faces and "+N" in a square of four.
+    private static let faceSlots: [[(x: Double, y: Double, side: Double)]] = [
+        [(-0.24, 0, 0.46), (0.24, 0, 0.46)],
+        [(-0.22, -0.13, 0.42), (0.22, -0.13, 0.42), (0, 0.24, 0.42)],
+        [(-0.21, -0.21, 0.4), (0.21, -0.21, 0.4), (-0.21, 0.21, 0.4), (0.21, 0.21, 0.4)],
+    ]
+
+    /// One friend's avatar fills the box; a group is one round bubble holding up to three faces and "+N".
     private func drawAvatars(_ drawable: Drawable, scale: Double, into canvas: Canvas) {
         let whole = drawable.avatar.pixels(scale: scale)
-        let shown = Array(drawable.members.prefix(Self.shownMembers))
-        let side = shown.count == 1 ? whole.width : whole.width * 0.78
-        let spread = shown.count == 1 ? 0 : (whole.width - side) + side * 0.35 * Double(shown.count - 2)
-        for (index, id) in shown.enumerated().reversed() {
-            let offset = shown.count == 1 ? 0 : -spread / 2 + spread * Double(index) / Double(shown.count - 1)
-            let circle = Rect(x: whole.center.x - side / 2 + offset, y: whole.center.y - side / 2, width: side, height: side)
-            drawAvatar(id, in: circle, selected: drawable.selected && index == 0, scale: scale, into: canvas)
+        guard drawable.members.count > 1 else {
+            drawAvatar(drawable.members[0], in: whole, selected: drawable.selected, scale: scale, into: canvas)
+            return
         }
+        canvas.drawShadow(of: .ellipse(in: whole), color: look.shadow, sigma: look.shadowBlur * scale, offset: Point(0, look.shadowOffsetY * scale),
+                          masks: shadows)
+        canvas.fill(.ellipse(in: whole), paint: .solid(look.ring))
+        let slots = Self.faceSlots[min(drawable.members.count, Self.shownMembers + 1) - 2]
+        let w = whole.width
+        for (index, slot) in slots.enumerated() {
+            let circle = Rect(x: whole.center.x + (slot.x - slot.side / 2) * w, y: whole.center.y + (slot.y - slot.side / 2) * w,
+                              width: slot.side * w, height: slot.side * w)
+            guard index < Self.shownMembers else {
+                drawMore(drawable.members.count - Self.shownMembers, in: circle, into: canvas)
+                continue
+            }
+            drawAvatar(drawable.members[index], in: circle, selected: false, scale: scale, into: canvas)
+        }
+    }
+
+    /// "+N" on a grey disc: the friends of a group beyond the faces shown.
+    private func drawMore(_ count: Int, in circle: Rect, into canvas: Canvas) {
+        canvas.fill(.ellipse(in: circle), paint: .solid(look.labelSecondary))
+        guard let text = try? font.layout("+\(count)", size: circle.height * 0.45), let ink = text.inkBounds else { return }
+        canvas.drawText(text, at: Point(circle.center.x - ink.x - ink.width / 2, circle.center.y - ink.y - ink.height / 2), color: look.initials)
     }
 
     /// One friend's avatar in `circle`, as the style chooses (the ring and its width scale with `scale`).

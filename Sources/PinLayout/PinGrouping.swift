@@ -1,11 +1,11 @@
 import GeoCore
-
 /// Friends whose round avatars would overlap by more than the style allows become one group. Greedy, in
-/// priority order (as supercluster and MapKit do it): each friend not yet grouped starts a group and takes,
-/// nearest first, every ungrouped friend closer than the threshold to the group's running centre (the mean of
-/// its members, where the group's avatar is drawn). Groups that end up closer than the threshold merge, so no
-/// two avatars are. The nearest friend comes from a `GridIndex` of quarter-threshold cells searched ring by
-/// ring, which friends leave as they join a group, so a join in a dense crowd reads a few cells, not all in reach.
+/// priority order (as supercluster and MapKit do it): each point not yet grouped starts a group and takes,
+/// nearest first, every ungrouped point closer than the threshold to the group's running centre (the mean of
+/// its members weighted by how many friends each stands for, where the group's avatar is drawn). Groups that end
+/// up closer than the threshold merge, so no two avatars are. Points and groups sit in `CellGrid`s of
+/// threshold-wide cells, so a join or a merge reads nine cells; members are kept in linked lists, so a merge
+/// costs its members' mean and nothing more. Flat arrays throughout: a million points take no allocation each.
 enum PinGrouping {
     struct Group {
         /// Indices into the points, in the order they joined (the seed first).
@@ -13,90 +13,191 @@ enum PinGrouping {
         var centre: ScreenPoint
     }
 
-    /// Groups of `points` (which come in priority order), in the order of their seeds.
-    static func groups(of points: [ScreenPoint], threshold: Double) -> [Group] {
+    /// Groups as flat arrays: group `g` has centre (`x[g]`, `y[g]`), stands for `weight[g]` friends, and holds the
+    /// points `members[start[g]..<start[g + 1]]`, in the order they joined.
+    struct Flat {
+        var x: [Double] = []
+        var y: [Double] = []
+        var weight: [Int] = []
+        var start: [Int] = [0]
+        var members: [Int] = []
+
+        var count: Int { weight.count }
+    }
+
+    /// Groups of `points` (which come in priority order), in the order of their seeds; `weights` (one per
+    /// point, all 1 when empty) weigh the centres.
+    static func groups(of points: [ScreenPoint], weights: [Int] = [], threshold: Double) -> [Group] {
+        let flat = grouped(x: points.map(\.x), y: points.map(\.y), weights: weights.isEmpty ? [Int](repeating: 1, count: points.count) : weights,
+                           threshold: threshold)
+        return (0..<flat.count).map { Group(members: Array(flat.members[flat.start[$0]..<flat.start[$0 + 1]]), centre: ScreenPoint(x: flat.x[$0], y: flat.y[$0])) }
+    }
+
+    /// The same groups, of the points (`x[i]`, `y[i]`) weighing `weights[i]`, as flat arrays.
+    static func grouped(x: [Double], y: [Double], weights: [Int], threshold: Double) -> Flat {
         // A threshold of zero (or less, or not a number) groups nobody.
-        guard threshold > 0, threshold.isFinite else { return points.indices.map { Group(members: [$0], centre: points[$0]) } }
-        let extent = bounds(of: points)
-        // Cells of a quarter of the threshold: the nearest friend in a crowd is usually found in the first ring.
-        var grid = GridIndex(extent: extent, cellSize: threshold / 4)
-        for (index, point) in points.enumerated() { grid.insert(index, ScreenRect(x: point.x, y: point.y, width: 0, height: 0)) }
-        var groups: [Group] = []
-        for seed in points.indices where grid.box(seed) != nil {
+        guard threshold > 0, threshold.isFinite else {
+            return Flat(x: x, y: y, weight: weights, start: Array(0...x.count), members: Array(x.indices))
+        }
+        var lists = MemberLists(count: x.count)
+        var seeds = Flat()
+        var grid = CellGrid(xs: x, ys: y, cellSize: threshold)
+        let squared = threshold * threshold
+        var taken = [Bool](repeating: false, count: x.count)
+        // A seed with no point closer than the threshold at all takes nobody: found for every point in one walk
+        // over the cells, it needs no search of its own.
+        var lonely = [Bool](repeating: true, count: x.count)
+        grid.forEachPair(closerThan: squared, xs: x, ys: y) { a, b in (lonely[a], lonely[b]) = (false, false) }
+        for seed in x.indices where !taken[seed] {
+            taken[seed] = true
             grid.remove(seed)
-            var group = Group(members: [seed], centre: points[seed])
-            var sum = (x: 0 + points[seed].x, y: 0 + points[seed].y)
-            while let next = nearest(to: group.centre, within: threshold, points: points, grid: grid) {
-                grid.remove(next)
-                group.members.append(next)
-                sum = (sum.x + points[next].x, sum.y + points[next].y)
-                group.centre = ScreenPoint(x: sum.x / Double(group.members.count), y: sum.y / Double(group.members.count))
+            guard !lonely[seed] else {
+                lists.add(head: seed, tail: seed)
+                seeds.x.append(x[seed])
+                seeds.y.append(y[seed])
+                seeds.weight.append(weights[seed])
+                continue
             }
-            groups.append(group)
+            var (centreX, centreY) = (x[seed], y[seed])
+            var weight = Double(weights[seed])
+            var (sumX, sumY) = (weight * x[seed], weight * y[seed])
+            var (last, total) = (seed, weights[seed])
+            while true {
+                // The nearest ungrouped point closer than the threshold (the lower index of two as near).
+                var (best, bestDistance) = (-1, squared)
+                let near = grid.around(centreX, centreY)
+                for row in near.rows {
+                    for cell in (row * grid.columns + near.columns.lowerBound)...(row * grid.columns + near.columns.upperBound) {
+                        for slot in grid.start[cell]..<grid.end[cell] {
+                            let other = grid.items[slot]
+                            let (dx, dy) = (x[other] - centreX, y[other] - centreY)
+                            let distance = dx * dx + dy * dy
+                            if distance < bestDistance || (distance == bestDistance && best >= 0 && other < best) { (best, bestDistance) = (other, distance) }
+                        }
+                    }
+                }
+                guard best >= 0 else { break }
+                taken[best] = true
+                grid.remove(best)
+                lists.next[last] = best
+                last = best
+                let w = Double(weights[best])
+                (sumX, sumY, weight, total) = (sumX + w * x[best], sumY + w * y[best], weight + w, total + weights[best])
+                (centreX, centreY) = (sumX / weight, sumY / weight)
+            }
+            lists.add(head: seed, tail: last)
+            seeds.x.append(centreX)
+            seeds.y.append(centreY)
+            seeds.weight.append(total)
         }
-        return merged(groups, points: points, threshold: threshold, extent: extent)
+        return merged(seeds, lists: &lists, x: x, y: y, weights: weights, threshold: threshold)
     }
 
-    /// The smallest box holding every point.
-    private static func bounds(of points: [ScreenPoint]) -> ScreenRect {
-        guard let first = points.first else { return ScreenRect(x: 0, y: 0, width: 0, height: 0) }
-        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
-        for point in points {
-            (minX, minY, maxX, maxY) = (min(minX, point.x), min(minY, point.y), max(maxX, point.x), max(maxY, point.y))
+    /// Each group's members as a linked list over the points, so that two groups join in constant time.
+    private struct MemberLists {
+        var next: [Int]
+        var head: [Int] = []
+        var tail: [Int] = []
+
+        init(count: Int) { next = [Int](repeating: -1, count: count) }
+
+        mutating func add(head: Int, tail: Int) {
+            self.head.append(head)
+            self.tail.append(tail)
         }
-        return ScreenRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-    }
 
-    /// The mean of some points.
-    static func mean(_ points: [ScreenPoint]) -> ScreenPoint {
-        ScreenPoint(x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
-    }
-
-    /// The box of points within `threshold` of `centre` (and a little more).
-    private static func reach(_ centre: ScreenPoint, _ threshold: Double) -> ScreenRect {
-        ScreenRect(x: centre.x - threshold, y: centre.y - threshold, width: 2 * threshold, height: 2 * threshold)
-    }
-
-    private static func isClose(_ a: ScreenPoint, _ b: ScreenPoint, _ threshold: Double) -> Bool {
-        let (dx, dy) = (a.x - b.x, a.y - b.y)
-        return dx * dx + dy * dy < threshold * threshold
-    }
-
-    /// The point in the grid nearest `centre` and closer than `threshold` (the lower index of two as near).
-    private static func nearest(to centre: ScreenPoint, within threshold: Double, points: [ScreenPoint], grid: GridIndex) -> Int? {
-        grid.nearest(to: centre, squaredRadius: threshold * threshold) { other in
-            let (dx, dy) = (points[other].x - centre.x, points[other].y - centre.y)
-            return dx * dx + dy * dy
+        /// Appends group `b`'s members to group `a`'s.
+        mutating func join(_ a: Int, _ b: Int) {
+            next[tail[a]] = head[b]
+            tail[a] = tail[b]
         }
+    }
+
+    /// The weighted mean of the points in `members`, taken in list order from `head`.
+    private static func mean(from head: Int, next: [Int], x: [Double], y: [Double], weights: [Int]) -> (x: Double, y: Double) {
+        var (sumX, sumY, total) = (0.0, 0.0, 0.0)
+        var member = head
+        while member >= 0 {
+            let w = Double(weights[member])
+            (sumX, sumY, total) = (sumX + w * x[member], sumY + w * y[member], total + w)
+            member = next[member]
+        }
+        return (sumX / total, sumY / total)
+    }
+
+    /// The weighted mean of some of the points.
+    static func mean(_ members: [Int], points: [ScreenPoint], weights: [Int]) -> ScreenPoint {
+        var (x, y, total) = (0.0, 0.0, 0.0)
+        for member in members {
+            let w = Double(weights[member])
+            (x, y, total) = (x + w * points[member].x, y + w * points[member].y, total + w)
+        }
+        return ScreenPoint(x: x / total, y: y / total)
     }
 
     /// Merges groups whose centres are closer than the threshold, until none are: always the first such pair in
-    /// order (the later into the earlier). After a merge only pairs with the merged group can be new, so the
-    /// walk goes on from the earliest of those, or from the merged group.
-    private static func merged(_ groups: [Group], points: [ScreenPoint], threshold: Double, extent: ScreenRect) -> [Group] {
-        var groups = groups
-        var grid = GridIndex(extent: extent, cellSize: threshold)
-        for (index, group) in groups.enumerated() { grid.insert(index, ScreenRect(x: group.centre.x, y: group.centre.y, width: 0, height: 0)) }
-        func closest(to index: Int, where keep: (Int) -> Bool) -> Int? {
-            var found: Int?
-            grid.forEach(meeting: reach(groups[index].centre, threshold)) { other in
-                guard other != index, keep(other), isClose(groups[other].centre, groups[index].centre, threshold), other < found ?? .max else { return }
-                found = other
+    /// order (the later into the earlier). The groups with a pair after them are queued; a merge moves only the
+    /// merged group, so only it and the groups before it that are now close to it can have a new pair to start:
+    /// those are queued too, and the lowest queued group is always the next to look at (every group before it
+    /// has no pair). Groups sit in a grid of their first
+    /// centres; one that moved is looked for in `moved`, by the cell of its new centre, instead.
+    private static func merged(_ seeds: Flat, lists: inout MemberLists, x: [Double], y: [Double], weights: [Int], threshold: Double) -> Flat {
+        var (centreX, centreY, weight) = (seeds.x, seeds.y, seeds.weight)
+        var grid = CellGrid(xs: centreX, ys: centreY, cellSize: threshold)
+        let squared = threshold * threshold
+        var alive = [Bool](repeating: true, count: seeds.count)
+        var movedTo = [Int](repeating: -1, count: seeds.count)
+        var moved: [Int: [Int]] = [:]
+        /// Calls `body` with every live group other than `index` closer to it than the threshold.
+        func forEachClose(to index: Int, _ body: (Int) -> Void) {
+            func consider(_ other: Int) {
+                guard other != index, alive[other] else { return }
+                let (dx, dy) = (centreX[other] - centreX[index], centreY[other] - centreY[index])
+                if dx * dx + dy * dy < squared { body(other) }
             }
-            return found
-        }
-        var index = 0
-        while index < groups.count {
-            guard grid.box(index) != nil, let other = closest(to: index, where: { $0 > index }) else {
-                index += 1
-                continue
+            let near = grid.around(centreX[index], centreY[index])
+            for row in near.rows {
+                for cell in (row * grid.columns + near.columns.lowerBound)...(row * grid.columns + near.columns.upperBound) {
+                    for slot in grid.start[cell]..<grid.end[cell] { consider(grid.items[slot]) }
+                    if !moved.isEmpty, let there = moved[cell] { there.forEach(consider) }
+                }
             }
-            groups[index].members += groups[other].members
-            groups[index].centre = mean(groups[index].members.map { points[$0] })
-            grid.remove(other)
-            grid.insert(index, ScreenRect(x: groups[index].centre.x, y: groups[index].centre.y, width: 0, height: 0))
-            if let earlier = closest(to: index, where: { $0 < index }) { index = earlier }
         }
-        return groups.indices.filter { grid.box($0) != nil }.map { groups[$0] }
+        func leave(_ group: Int) {
+            if movedTo[group] >= 0 { moved[movedTo[group]]?.removeAll { $0 == group } } else { grid.remove(group) }
+        }
+        // Only a group with a pair after it can start a merge: those are found in one walk over the cells.
+        var paired = [Bool](repeating: false, count: seeds.count)
+        grid.forEachPair(closerThan: squared, xs: centreX, ys: centreY) { a, b in paired[min(a, b)] = true }
+        var queue = MinQueue(count: seeds.count, initial: paired.indices.filter { paired[$0] })
+        while let index = queue.pop() {
+            guard alive[index] else { continue }
+            var first = Int.max
+            forEachClose(to: index) { if $0 > index { first = min(first, $0) } }
+            guard first < Int.max else { continue }
+            lists.join(index, first)
+            weight[index] += weight[first]
+            (centreX[index], centreY[index]) = mean(from: lists.head[index], next: lists.next, x: x, y: y, weights: weights)
+            alive[first] = false
+            leave(first)
+            leave(index)
+            movedTo[index] = grid.cell(centreX[index], centreY[index])
+            moved[movedTo[index], default: []].append(index)
+            queue.push(index)
+            forEachClose(to: index) { if $0 < index { queue.push($0) } }
+        }
+        var result = Flat()
+        for group in 0..<seeds.count where alive[group] {
+            result.x.append(centreX[group])
+            result.y.append(centreY[group])
+            result.weight.append(weight[group])
+            var member = lists.head[group]
+            while member >= 0 {
+                result.members.append(member)
+                member = lists.next[member]
+            }
+            result.start.append(result.members.count)
+        }
+        return result
     }
 }

@@ -1,18 +1,21 @@
 import Foundation
 import GeoCore
 
-/// Lays out friends' pins for a viewport, MapLibre's way: symbols (an avatar and its label) are placed as a unit
-/// in priority order, so a higher-priority friend's label wins over a lower-priority avatar. Friends whose round
-/// avatars would overlap by more than the style allows are grouped first (`PinGrouping`). Each label tries its
-/// previous anchor, then the eight anchors, first where it hides no avatar still to come, then in its short form,
-/// and only then where it does; a label or avatar that cannot show says why in the JSON. Nothing goes under the insets.
+/// Lays out friends' pins for a viewport. Friends whose round avatars would overlap by more than the style allows
+/// are grouped first, at every zoom (`GroupHierarchy`); then every avatar and group on screen is placed (a friend
+/// is never hidden, only a label is dropped), then labels in priority order, each on its previous anchor or the
+/// first free one of eight, in full or short form, covering no avatar and no label; a label that fits nowhere is
+/// dropped and says why in the JSON. Nothing goes under the insets.
 public struct PinLayoutEngine: Sendable {
     public let style: PinStyle
     public let measurer: any TextMeasuring
+    /// Where groupings are kept between layouts of the same friends (none: each layout groups afresh).
+    public let groupings: GroupingCache?
 
-    public init(style: PinStyle, measurer: any TextMeasuring) {
+    public init(style: PinStyle, measurer: any TextMeasuring, groupings: GroupingCache? = nil) {
         self.style = style
         self.measurer = measurer
+        self.groupings = groupings
     }
 
     /// A cluster being laid out: members as indices into the priority-ordered subjects.
@@ -25,6 +28,7 @@ public struct PinLayoutEngine: Sendable {
         var labelShort = false
         var labelHidden: String?
         var hidden: String?
+        var splitZoom: Int?
 
         init(members: [Int], point: ScreenPoint) {
             self.members = members
@@ -37,53 +41,52 @@ public struct PinLayoutEngine: Sendable {
 
     public func layout(subjects: [PinSubject], viewport: Viewport, selected: String? = nil, now: Date,
                        previousAnchors: [String: LabelAnchor] = [:]) -> PinLayoutResult {
-        let ordered = PinPriority.sorted(subjects, selected: selected)
-        let points = ordered.map { viewport.point(forMercator: WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon)) }
+        // What depends on the friends alone (their order, places and groups at every zoom) is made once for them.
+        let grouped = groupings?.grouped(subjects, selected: selected, distance: groupingDistance)
+            ?? GroupedSubjects(subjects: subjects, selected: selected, distance: groupingDistance)
+        let (ordered, hierarchy, groupable, selectedIndex) = (grouped.ordered, grouped.hierarchy, grouped.groupable, grouped.selectedIndex)
+        let points = grouped.metres.map { viewport.point(forMercator: $0) }
         let reach = viewport.bounds.inset(by: EdgeInsets(all: -style.avatarSize))
-        let nearby = points.indices.filter { reach.contains(points[$0]) }
         let half = style.avatarSize / 2
 
-        // The selected friend (first in priority order) stands alone: never grouped, never joined.
-        let selectedIndex = selected == nil ? nil : nearby.first { ordered[$0].id == selected }
-        let groupable = nearby.filter { $0 != selectedIndex }
-        var clusters = (selectedIndex.map { [Cluster(members: [$0], point: points[$0])] } ?? [])
-            + PinGrouping.groups(of: groupable.map { points[$0] }, threshold: groupingDistance).map { group in
-                Cluster(members: group.members.map { groupable[$0] }.sorted(), point: group.centre)
-            }
+        // The selected friend (first in priority order) stands alone: never grouped, never joined. Everyone else
+        // is grouped over the whole map, not the screen, so that groups do not change as the map pans.
+        let level = GroupHierarchy.level(of: viewport.zoom)
+        var clusters = (selectedIndex.flatMap { reach.contains(points[$0]) ? [Cluster(members: [$0], point: points[$0])] : nil } ?? [])
+        let shown = hierarchy.groups(at: level)
+        for index in 0..<shown.count {
+            let point = viewport.point(forMercator: MercatorPoint(x: shown.x[index], y: shown.y[index]))
+            guard reach.contains(point) else { continue }
+            var cluster = Cluster(members: hierarchy.members(of: index, at: level).map { groupable[$0] }, point: point)
+            if shown.weight[index] > 1 { cluster.splitZoom = hierarchy.splitZoom(of: index, at: level) }
+            clusters.append(cluster)
+        }
         // With nobody selected every rank is the same and members come in priority order: the first leads.
-        let unselectedRank = selected == nil ? [:]
-            : Dictionary(uniqueKeysWithValues: PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) })
+        let unselectedRank = grouped.unselectedRank
         let leader = { (members: [PinSubject]) in members.min { (unselectedRank[$0.id] ?? 0) < (unselectedRank[$1.id] ?? 0) } ?? members[0] }
         func key(_ cluster: Cluster) -> String {
             cluster.members.count == 1 ? ordered[cluster.members[0]].id : Self.groupID(leader(cluster.members.map { ordered[$0] }))
         }
         func avatarRect(_ centre: ScreenPoint) -> ScreenRect { ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize) }
 
+        // Every avatar on screen is drawn, first: a label may be dropped, a friend never hidden. Groups at a level lie
+        // the grouping distance apart or more; only the selected friend, who stands alone, may overlap a group,
+        // and is drawn above it.
         var placement = SymbolPlacement(style: style, free: viewport.freeRect)
-        let onScreen = clusters.map { placement.free.contains(avatarRect($0.point)) }
-        placement.expect(clusters.map(\.point), where: onScreen)
         var placed: [Int] = []
         for index in clusters.indices {
-            let centre = clusters[index].point
-            guard onScreen[index] else {
+            guard placement.free.contains(avatarRect(clusters[index].point)) else {
                 clusters[index].hidden = "outside the part of the screen the insets leave free"
                 continue
             }
-            if let selectedIndex, index > 0, clusters[0].members == [selectedIndex], placed.first == 0,
-               hypot(centre.x - clusters[0].point.x, centre.y - clusters[0].point.y) < groupingDistance {
-                clusters[index].hidden = "overlaps the selected friend"
-                continue
-            }
-            if let owner = placement.labelOwner(under: centre) {
-                clusters[index].hidden = "under the label of \(owner)"
-                continue
-            }
-            placement.placeAvatar(at: centre)
+            placement.placeAvatar(at: clusters[index].point)
             placed.append(index)
-            clusters[index].avatar = avatarRect(centre)
-            let id = key(clusters[index])
+            clusters[index].avatar = avatarRect(clusters[index].point)
+        }
+        // Then labels, in priority order, each where it covers no avatar and no label placed before it.
+        for index in placed {
             let members = clusters[index].members.map { ordered[$0] }
-            switch placeLabel(members, owner: id, avatar: clusters[index].avatar!, previous: previousAnchors[id], after: index, now: now,
+            switch placeLabel(members, avatar: clusters[index].avatar!, previous: previousAnchors[key(clusters[index])], now: now,
                               placement: &placement) {
             case .placed(let rect, let anchor, let short):
                 (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
@@ -100,23 +103,23 @@ public struct PinLayoutEngine: Sendable {
         case hidden(String)
     }
 
-    /// The first fit for a symbol's label: full text where it hides no avatar to come, short text there, then
-    /// the same where it does hide one (a higher-priority label wins).
-    private func placeLabel(_ members: [PinSubject], owner: String, avatar: ScreenRect, previous: LabelAnchor?, after index: Int, now: Date,
+    /// The first fit for a symbol's label: the full text on its previous anchor or the first of the eight that
+    /// is free, then the short text the same way; a label that fits nowhere is dropped, and says what blocked it.
+    private func placeLabel(_ members: [PinSubject], avatar: ScreenRect, previous: LabelAnchor?, now: Date,
                             placement: inout SymbolPlacement) -> LabelOutcome {
         let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
         var blockers = Set<LabelBlocker>()
-        for (short, hidesNobody) in [(false, true), (true, true), (false, false), (true, false)] {
+        for short in [false, true] {
             let text = labelText(members, now: now, short: short)
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
                 let rect = labelRect(anchor, avatar: avatar, size: size)
-                let found = placement.blockers(of: rect, pendingAfter: hidesNobody ? index : nil)
+                let found = placement.blockers(of: rect)
                 guard found.isEmpty else {
                     blockers.formUnion(found)
                     continue
                 }
-                placement.placeLabel(rect, owner: owner)
+                placement.placeLabel(rect)
                 return .placed(rect, anchor, short: short)
             }
         }
@@ -124,15 +127,20 @@ public struct PinLayoutEngine: Sendable {
                        + blockers.sorted().map(\.rawValue).joined(separator: ", "))
     }
 
-    /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Maya +2" for a group; the short form
-    /// is "Jordan", "Maya +1".
+    /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Jordan, Ava +3" for a group; the short
+    /// form is "Jordan", "Maya +1".
     public func labelText(_ members: [PinSubject], now: Date, short: Bool = false) -> (name: String, detail: String) {
         switch (members.count, short) {
-        case (1, false): return (members[0].firstName, " · " + LastSeenText.text(lastSeen: members[0].lastSeen, now: now))
-        case (1, true): return (members[0].firstName, "")
+        case (1, _): return labelText(members[0], now: now, short: short)
         case (2, false): return (members[0].firstName + ", " + members[1].firstName, "")
+        case (_, false): return (members[0].firstName + ", " + members[1].firstName, " +\(members.count - 2)")
         default: return (members[0].firstName, " +\(members.count - 1)")
         }
+    }
+
+    /// One friend's label text, "Jordan · 2m" or, short, "Jordan".
+    func labelText(_ subject: PinSubject, now: Date, short: Bool) -> (name: String, detail: String) {
+        (subject.firstName, short ? "" : " · " + LastSeenText.text(lastSeen: subject.lastSeen, now: now))
     }
 
     /// The label's text width: the name and detail runs are measured (and drawn) one after the other.
@@ -182,13 +190,14 @@ public struct PinLayoutEngine: Sendable {
             groups.append(LaidOutGroup(id: id, members: members.map(\.id), labelText: text.name + text.detail,
                                        coordinate: (try? viewport.coordinate(at: cluster.point)) ?? members[0].coordinate,
                                        screenPoint: cluster.point, visible: true, avatarRect: cluster.avatar, labelRect: cluster.label,
-                                       anchor: cluster.anchor, labelShort: cluster.labelShort, labelHidden: cluster.labelHidden, zIndex: zIndex[index]))
+                                       anchor: cluster.anchor, labelShort: cluster.labelShort, labelHidden: cluster.labelHidden, zIndex: zIndex[index],
+                                       splitZoom: cluster.splitZoom))
         }
         let pins = ordered.indices.map { index -> LaidOutPin in
             let subject = ordered[index]
             let cluster = owner[index] >= 0 ? clusters[owner[index]] : nil
             let alone = cluster?.members.count == 1
-            let text = labelText([subject], now: now, short: alone && cluster?.labelShort == true)
+            let text = labelText(subject, now: now, short: alone && cluster?.labelShort == true)
             let hidden = cluster == nil ? (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen" : nil
             return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
                               screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,

@@ -50,6 +50,9 @@ public struct LaidOutGroup: Hashable, Sendable, Codable {
     /// Why the group's label is not shown (nil when it is).
     public let labelHidden: String?
     public let zIndex: Int
+    /// The whole zoom at which the group splits into two or more (nil when its friends stand together even at
+    /// the deepest zoom grouped): where a tap on it zooms.
+    public let splitZoom: Int?
 }
 
 /// The viewport a layout was made for, as JSON shows it.

@@ -20,7 +20,17 @@ public struct PinSubject: Hashable, Sendable {
     }
 
     /// The first word of the name ("Jordan"), spaces before it skipped; the project's one rule for a first name.
-    public var firstName: String { String(name.split(separator: " ").first ?? Substring(name)) }
+    public var firstName: String {
+        // ASCII names, nearly all, by their bytes (each byte a character there); others by characters.
+        let bytes = name.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            guard let from = bytes.firstIndex(where: { $0 != 0x20 }) else { return name }
+            return String(Substring(bytes[from..<(bytes[from...].firstIndex(of: 0x20) ?? bytes.endIndex)]))
+        }
+        guard let from = name.firstIndex(where: { $0 != " " }) else { return name }
+        let rest = name[from...]
+        return String(rest[..<(rest.firstIndex(of: " ") ?? rest.endIndex)])
+    }
 }
 
 /// "now" under a minute, then "2m", "3h", "4d": the time since a friend was last seen, from a `now` the
@@ -42,19 +52,22 @@ public enum LastSeenText {
 /// then everyone else by most recently seen; ties broken by id so the order is stable.
 public enum PinPriority {
     public static func sorted(_ subjects: [PinSubject], selected: String?) -> [PinSubject] {
-        // Sort indices by plain keys: moving whole subjects (with their strings) through a sort costs more.
-        let keys = subjects.map { subject in
-            (selected: subject.id == selected, best: subject.bestFriend, streak: subject.bestFriend ? subject.snapstreak : 0,
-             seen: subject.lastSeen.timeIntervalSinceReferenceDate)
+        // Sort plain keys side by side in one array (the selected friend, then best friends, in `rank`); moving
+        // whole subjects (with their strings) through a sort, or reaching into them from it, costs more.
+        struct Key {
+            let rank: Int, streak: Int, seen: Double, index: Int
         }
-        let order = subjects.indices.sorted { a, b in
-            let (x, y) = (keys[a], keys[b])
-            if x.selected != y.selected { return x.selected }
-            if x.best != y.best { return x.best }
+        var keys = subjects.indices.map { index in
+            let subject = subjects[index]
+            return Key(rank: (subject.id == selected ? 0 : 2) + (subject.bestFriend ? 0 : 1), streak: subject.bestFriend ? subject.snapstreak : 0,
+                       seen: subject.lastSeen.timeIntervalSinceReferenceDate, index: index)
+        }
+        keys.sort { x, y in
+            if x.rank != y.rank { return x.rank < y.rank }
             if x.streak != y.streak { return x.streak > y.streak }
             if x.seen != y.seen { return x.seen > y.seen }
-            return subjects[a].id < subjects[b].id
+            return subjects[x.index].id < subjects[y.index].id
         }
-        return order.map { subjects[$0] }
+        return keys.map { subjects[$0.index] }
     }
 }

@@ -23,16 +23,14 @@ public struct ZoomAnswer: Sendable, Codable {
 
 /// Computes selection cameras: a friend goes to the centre of what the card leaves free, zooming in to the
 /// selection zoom but never out from a closer zoom and never past the max zoom (a user zoomed in further keeps
-/// their zoom, and the answer says so); a group is fitted with padding, capped at the max zoom.
+/// their zoom, and the answer says so); a group zooms to where it splits, capped at the max zoom.
 public struct SelectionCamera: Sendable {
     public let selectionZoom: Double
     public let maxZoom: Double
-    public let groupPadding: Double
 
-    public init(selectionZoom: Double, maxZoom: Double, groupPadding: Double) {
+    public init(selectionZoom: Double, maxZoom: Double) {
         self.selectionZoom = selectionZoom
         self.maxZoom = maxZoom
-        self.groupPadding = groupPadding
     }
 
     /// The card heights a viewport allows, for friends and groups alike: up to a point below the status bar.
@@ -56,14 +54,14 @@ public struct SelectionCamera: Sendable {
         return try answer(id, camera: camera, focus: coordinate, from: viewport, framed: framed, keepsUserZoom: keeps)
     }
 
-    public func zoom(toGroup id: String, members: [Coordinate], from viewport: Viewport, cardHeight: Double) throws(GeoError) -> ZoomAnswer {
+    /// A group zooms to the whole zoom where it splits (`splitZoom`; the max zoom when it never does, and never
+    /// past it), centred on its members, as supercluster's expansion zoom is used.
+    public func zoom(toGroup id: String, members: [Coordinate], splitZoom: Int?, from viewport: Viewport,
+                     cardHeight: Double) throws(GeoError) -> ZoomAnswer {
         let framed = try viewport.with(insets: Self.insets(of: viewport, cardHeight: cardHeight))
-        // A tall card leaves less room: the padding shrinks so that every allowed card height fits a group.
-        let free = framed.freeRect
-        let padding = min(groupPadding, max(0, (min(free.width, free.height) - 1) / 2))
-        let camera = try framed.camera(fitting: members, padding: EdgeInsets(all: padding), maxZoom: maxZoom)
         guard let box = GeoBoundingBox(enclosing: members) else { throw .invalid(field: "members", reason: "a group needs members") }
         let centre = WebMercator.unprojectUnchecked(try box.mercatorRect().center)
+        let camera = try framed.camera(fitting: [centre], maxZoom: min(splitZoom.map(Double.init) ?? maxZoom, maxZoom))
         return try answer(id, camera: camera, focus: centre, from: viewport, framed: framed, keepsUserZoom: false)
     }
 

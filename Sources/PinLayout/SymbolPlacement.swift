@@ -1,24 +1,19 @@
 import GeoCore
 
-/// What has been placed so far while laying out pins: round avatars and label boxes, each in a collision grid,
-/// with the owner of each label (to say whose label hid an avatar).
+/// What has been placed so far while laying out pins: round avatars and label boxes, each in a collision grid.
 struct SymbolPlacement {
     let radius: Double
     let free: ScreenRect
     private var avatarGrid: GridIndex
     private var avatarCentres: [ScreenPoint] = []
     private var labelGrid: GridIndex
-    private var labels: [(box: ScreenRect, owner: String)] = []
-    /// The avatars still to be placed, keyed by their cluster's place in priority order.
-    private var pendingGrid: GridIndex
-    private var pendingCentres: [ScreenPoint] = []
+    private var labels: [ScreenRect] = []
 
     init(style: PinStyle, free: ScreenRect) {
         radius = style.avatarSize / 2
         self.free = free
         avatarGrid = GridIndex(extent: free, cellSize: style.gridCell)
         labelGrid = GridIndex(extent: free, cellSize: style.gridCell)
-        pendingGrid = GridIndex(extent: free, cellSize: style.gridCell)
     }
 
     /// Whether a rectangle and a circle share area (touching does not count).
@@ -33,37 +28,22 @@ struct SymbolPlacement {
         ScreenRect(x: centre.x - radius, y: centre.y - radius, width: 2 * radius, height: 2 * radius)
     }
 
-    /// The owner of a placed label the avatar at `centre` would sit under, if any.
-    func labelOwner(under centre: ScreenPoint) -> String? {
-        labelGrid.keys(meeting: box(around: centre)).first { Self.intersects(labels[$0].box, circle: centre, radius: radius) }.map { labels[$0].owner }
-    }
-
-    /// Registers the avatars to come, each under its place in priority order.
-    mutating func expect(_ centres: [ScreenPoint], where onScreen: [Bool]) {
-        pendingCentres = centres
-        for order in centres.indices where onScreen[order] { pendingGrid.insert(order, box(around: centres[order])) }
-    }
-
     mutating func placeAvatar(at centre: ScreenPoint) {
         avatarGrid.insert(avatarCentres.count, box(around: centre))
         avatarCentres.append(centre)
     }
 
-    mutating func placeLabel(_ rect: ScreenRect, owner: String) {
+    mutating func placeLabel(_ rect: ScreenRect) {
         labelGrid.insert(labels.count, rect)
-        labels.append((rect, owner))
+        labels.append(rect)
     }
 
-    /// What keeps a label box out: the screen's free area, a placed label, a placed avatar, or one of
-    /// the avatars expected after `pendingAfter` in priority order (when given); empty when it fits.
-    func blockers(of rect: ScreenRect, pendingAfter order: Int?) -> Set<LabelBlocker> {
+    /// What keeps a label box out: the screen's free area, a placed label, a placed avatar; empty when it fits.
+    func blockers(of rect: ScreenRect) -> Set<LabelBlocker> {
         var found = Set<LabelBlocker>()
         if !free.contains(rect) { found.insert(.edge) }
-        if any(in: labelGrid, meeting: rect, where: { labels[$0].box.overlaps(rect) }) { found.insert(.label) }
-        if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
-            || order.map({ after in any(in: pendingGrid, meeting: rect, where: { $0 > after && Self.intersects(rect, circle: pendingCentres[$0], radius: radius) }) }) == true {
-            found.insert(.avatar)
-        }
+        if any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
+        if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) }) { found.insert(.avatar) }
         return found
     }
 

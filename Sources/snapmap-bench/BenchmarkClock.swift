@@ -13,6 +13,26 @@ enum BenchmarkClock {
         return best
     }
 
+    /// The best wall time and the best CPU time of the calling thread, in seconds, over `repeats` runs of `work`: for
+    /// work done on one thread, the CPU time is what it costs however many other processes share the cores.
+    static func bestWallAndThreadCPU(of repeats: Int, _ work: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+        var best = (wall: Double.infinity, cpu: Double.infinity)
+        let clock = ContinuousClock()
+        for _ in 0..<repeats {
+            let cpu = threadCPU()
+            let elapsed = try clock.measure(work)
+            best = (min(best.wall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18), min(best.cpu, threadCPU() - cpu))
+        }
+        return best
+    }
+
+    /// The CPU time the calling thread has used, in seconds.
+    static func threadCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     /// The mean time in seconds of `repeats` runs of `work`.
     static func mean(of repeats: Int, _ work: () throws -> Void) rethrows -> Double {
         let clock = ContinuousClock()

@@ -8,7 +8,7 @@ struct StyleLimitTests {
     @Test func aStyleThatGroupsEverythingIsRefusedAtLoad() throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Data/styles/snapmap.json")
-        let text = try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "\"groupOverlap\": 0.5", with: "\"groupOverlap\": 1")
+        let text = try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "\"groupOverlap\": 0.25", with: "\"groupOverlap\": 1")
         #expect(text.contains("\"groupOverlap\": 1"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-style-\(UUID().uuidString).json")
         try text.write(to: file, atomically: true, encoding: .utf8)

@@ -45,7 +45,7 @@ struct HitAndZoomTests {
     func selectedFriendLandsInTheMiddleOfTheFreeArea(startZoom: Double) throws {
         let start = Fixture.viewport(40.7100, -73.9600, zoom: startZoom)
         let friend = try Coordinate(lat: 40.7142, lon: -73.9681)
-        let camera = SelectionCamera(selectionZoom: 16.5, maxZoom: 18, groupPadding: 48)
+        let camera = SelectionCamera(selectionZoom: 16.5, maxZoom: 18)
         let answer = try camera.zoom(toFriend: "jordan", at: friend, from: start, cardHeight: 300)
         #expect(answer.camera.zoom == max(16.5, startZoom), "zoom in to 16.5, never out")
         #expect(answer.edgePadding.bottom == 300 && answer.edgePadding.top == 59)
@@ -57,20 +57,17 @@ struct HitAndZoomTests {
         #expect(answer.visibleBounds.west < friend.lon && friend.lon < answer.visibleBounds.east)
     }
 
-    @Test func groupIsFittedWithPadding() throws {
+    @Test(arguments: [15, 17, 19, nil] as [Int?])
+    func groupZoomsToWhereItSplitsCentredOnItsMembers(split: Int?) throws {
         let members = [try Coordinate(lat: 40.7204, lon: -73.9515), try Coordinate(lat: 40.7206, lon: -73.9512)]
-        let answer = try SelectionCamera(selectionZoom: 16.5, maxZoom: 18, groupPadding: 48)
-            .zoom(toGroup: "group-maya", members: members, from: Fixture.viewport(40.71, -73.96, zoom: 14.5), cardHeight: 300)
-        #expect(answer.camera.zoom == 18, "two friends 30 m apart fit at the maximum zoom")
-        let wide = [try Coordinate(lat: 40.7204, lon: -73.9515), try Coordinate(lat: 40.7104, lon: -73.9612)]
-        let fitted = try SelectionCamera(selectionZoom: 16.5, maxZoom: 18, groupPadding: 48)
-            .zoom(toGroup: "g", members: wide, from: Fixture.viewport(40.71, -73.96, zoom: 12), cardHeight: 300)
-        let after = try Fixture.viewport(40.71, -73.96, zoom: 12).with(insets: fitted.edgePadding).with(fitted.camera)
-        let room = after.freeRect.inset(by: EdgeInsets(all: 48))
-        for member in wide {
-            let point = try after.point(for: member)
-            #expect(point.x >= room.minX - 1e-6 && point.x <= room.maxX + 1e-6 && point.y >= room.minY - 1e-6 && point.y <= room.maxY + 1e-6)
-        }
+        let answer = try SelectionCamera(selectionZoom: 16.5, maxZoom: 18)
+            .zoom(toGroup: "group-maya", members: members, splitZoom: split, from: Fixture.viewport(40.71, -73.96, zoom: 14.5), cardHeight: 300)
+        #expect(answer.camera.zoom == min(Double(split ?? 18), 18), "the split zoom, never past the maximum")
+        let box = try #require(GeoBoundingBox(enclosing: members))
+        let centre = WebMercator.unprojectUnchecked(try box.mercatorRect().center)
+        let after = try Fixture.viewport(40.71, -73.96, zoom: 14.5).with(insets: answer.edgePadding).with(answer.camera)
+        let point = try after.point(for: centre)
+        #expect(abs(point.x - answer.freeCenter.x) <= 0.5 && abs(point.y - answer.freeCenter.y) <= 0.5)
     }
 
     @Test func flyToPathStartsAndEndsAtTheCamerasAndNeverGoesBack() throws {

@@ -83,7 +83,13 @@ struct LayoutTests {
         let subjects = [Fixture.subject("maya", 40.72040, -73.95150, streak: 112, best: true), Fixture.subject("noah", 40.72060, -73.95120, minutes: 1),
                         Fixture.subject("zed", 40.72080, -73.95090, minutes: 2)]
         let far = Fixture.engine.layout(subjects: subjects, viewport: Fixture.viewport(40.7200, -73.9515, zoom: 14.5), now: Fixture.now)
-        #expect(far.groups.count == 1 && far.groups[0].members == ["maya", "noah", "zed"] && far.groups[0].labelText == "Maya +2")
+        #expect(far.groups.count == 1 && far.groups[0].members == ["maya", "noah", "zed"] && far.groups[0].labelText == "Maya, Noah +1")
+        // The zoom a tap on the group goes to is where it splits: one bubble just below it, more than one at it.
+        let split = Double(far.groups[0].splitZoom ?? 99)
+        let before = Fixture.engine.layout(subjects: subjects, viewport: Fixture.viewport(40.7200, -73.9515, zoom: split - 0.01), now: Fixture.now)
+        let after = Fixture.engine.layout(subjects: subjects, viewport: Fixture.viewport(40.7200, -73.9515, zoom: split), now: Fixture.now)
+        #expect(before.groups.map(\.members) == [["maya", "noah", "zed"]])
+        #expect(after.groups.count + after.pins.filter { $0.visible && $0.groupId == nil }.count > 1)
         let pair = Fixture.engine.layout(subjects: Array(subjects.prefix(2)), viewport: Fixture.viewport(40.7200, -73.9515, zoom: 14.5), now: Fixture.now)
         #expect(pair.groups.first?.labelText == "Maya, Noah")
         let near = Fixture.engine.layout(subjects: Array(subjects.prefix(2)), viewport: Fixture.viewport(40.7205, -73.9514, zoom: 18.5), now: Fixture.now)

@@ -52,7 +52,7 @@ struct SymbolTests {
         let groups = PinGrouping.groups(of: points, threshold: threshold)
         #expect(groups.map { $0.members.sorted() } == Self.model(points, threshold: threshold))
         for group in groups {
-            let mean = PinGrouping.mean(group.members.map { points[$0] })
+            let mean = PinGrouping.mean(group.members, points: points, weights: [Int](repeating: 1, count: points.count))
             #expect(abs(group.centre.x - mean.x) < 1e-9 && abs(group.centre.y - mean.y) < 1e-9, "the avatar sits at the members' centre")
         }
     }

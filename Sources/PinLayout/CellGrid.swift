@@ -1,0 +1,112 @@
+/// Points bucketed into square cells at least `cellSize` wide, by one counting sort into a flat array: every point
+/// closer than `cellSize` to a place lies in the 3×3 cells around the place's cell (clamping to the grid keeps
+/// that true for places outside it). Bounded: about four cells a point at most, however sparse the points, so a
+/// grid costs no more than its points; sparse points only make cells wider (slower queries, still exact). A point
+/// removed is swapped past the end of its cell's live part, so queries never read it again.
+struct CellGrid {
+    let originX: Double, originY: Double
+    let cellWidth: Double, cellHeight: Double
+    let columns: Int, rows: Int
+    /// The points of cell `c` still in the grid are `items[start[c]..<end[c]]`, in no particular order.
+    private(set) var start: [Int]
+    private(set) var end: [Int]
+    private(set) var items: [Int]
+    /// Each point's cell and place in `items`.
+    private var cellOf: [Int]
+    private var position: [Int]
+
+    init(xs: [Double], ys: [Double], cellSize: Double) {
+        var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+        for index in xs.indices {
+            (minX, maxX) = (min(minX, xs[index]), max(maxX, xs[index]))
+            (minY, maxY) = (min(minY, ys[index]), max(maxY, ys[index]))
+        }
+        let (width, height) = (maxX - minX, maxY - minY)
+        let limit = Double(4 * xs.count + 64)
+        // A hair wider than asked, so that rounding in a division never puts a point closer than `cellSize` two cells away.
+        var side = cellSize * (1 + 1e-9)
+        if width.isFinite, height.isFinite, side.isFinite, side > 0 {
+            side = max(side, width / limit, height / limit, (width * height / limit).squareRoot())
+            (columns, rows) = (max(Int(width / side), 1), max(Int(height / side), 1))
+        } else {
+            (columns, rows) = (1, 1)
+        }
+        (originX, originY) = (minX.isFinite ? minX : 0, minY.isFinite ? minY : 0)
+        cellWidth = width > 0 && width.isFinite ? width / Double(columns) : max(side, 1)
+        cellHeight = height > 0 && height.isFinite ? height / Double(rows) : max(side, 1)
+        var start = [Int](repeating: 0, count: columns * rows + 1)
+        var cellOf = [Int](repeating: 0, count: xs.count)
+        for index in xs.indices {
+            cellOf[index] = Self.cell(xs[index], ys[index], originX, originY, cellWidth, cellHeight, columns, rows)
+            start[cellOf[index] + 1] += 1
+        }
+        for cell in 0..<(columns * rows) { start[cell + 1] += start[cell] }
+        var fill = start
+        var items = [Int](repeating: 0, count: xs.count)
+        var position = [Int](repeating: 0, count: xs.count)
+        for index in xs.indices {
+            (items[fill[cellOf[index]]], position[index]) = (index, fill[cellOf[index]])
+            fill[cellOf[index]] += 1
+        }
+        self.start = start
+        self.end = Array(start.dropFirst())
+        self.items = items
+        self.cellOf = cellOf
+        self.position = position
+    }
+
+    /// Takes a point out of the grid (it must be in it).
+    mutating func remove(_ point: Int) {
+        let cell = cellOf[point]
+        let (at, last) = (position[point], end[cell] - 1)
+        let moved = items[last]
+        (items[at], items[last]) = (moved, point)
+        (position[moved], position[point]) = (at, last)
+        end[cell] = last
+    }
+
+    private static func cell(_ x: Double, _ y: Double, _ originX: Double, _ originY: Double, _ cellWidth: Double, _ cellHeight: Double,
+                             _ columns: Int, _ rows: Int) -> Int {
+        index(y, originY, cellHeight, rows) * columns + index(x, originX, cellWidth, columns)
+    }
+
+    /// The column (or row) of a coordinate, clamped to the grid; NaN goes to the first.
+    @inline(__always) private static func index(_ value: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+        let position = ((value - origin) / size).rounded(.down)
+        return position.isNaN ? 0 : Int(min(max(position, 0), Double(count - 1)))
+    }
+
+    /// The cells around the place (x, y), as ranges of columns and rows: the place's cell and its eight neighbours.
+    @inline(__always) func around(_ x: Double, _ y: Double) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+        let column = Self.index(x, originX, cellWidth, columns)
+        let row = Self.index(y, originY, cellHeight, rows)
+        return (max(column - 1, 0)...min(column + 1, columns - 1), max(row - 1, 0)...min(row + 1, rows - 1))
+    }
+
+    /// The cell a place lies in.
+    @inline(__always) func cell(_ x: Double, _ y: Double) -> Int { Self.cell(x, y, originX, originY, cellWidth, cellHeight, columns, rows) }
+
+    /// Calls `body` once with each pair of points of the grid whose squared distance is below `squared`, walking
+    /// the cells in order (each cell with itself and the four after it), so memory is read nearly in order.
+    func forEachPair(closerThan squared: Double, xs: [Double], ys: [Double], _ body: (Int, Int) -> Void) {
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let cell = row * columns + column
+                for slot in start[cell]..<end[cell] {
+                    let a = items[slot]
+                    func check(_ b: Int) {
+                        let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a])
+                        if dx * dx + dy * dy < squared { body(a, b) }
+                    }
+                    for other in (slot + 1)..<end[cell] { check(items[other]) }
+                    for (dx, dy) in [(1, 0), (-1, 1), (0, 1), (1, 1)] {
+                        let (c, r) = (column + dx, row + dy)
+                        guard c >= 0, c < columns, r < rows else { continue }
+                        let next = r * columns + c
+                        for other in start[next]..<end[next] { check(items[other]) }
+                    }
+                }
+            }
+        }
+    }
+}
