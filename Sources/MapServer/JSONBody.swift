@@ -2,7 +2,8 @@ import Foundation
 import GeoCore
 
 /// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `Invalid` that names the
-/// field at fault (`body` for the whole), whether malformed JSON, a missing or wrongly typed field, or one not known.
+/// field at fault (`body` for the whole), whether malformed JSON, a missing or wrongly typed field, one not known,
+/// or one named twice.
 enum JSONBody {
     /// A body refused: the field at fault (`audience.ids[2]`, or `body`) and what it must be.
     struct Invalid: Error, CustomStringConvertible {
@@ -13,11 +14,14 @@ enum JSONBody {
 
     /// Decodes `body` as `Body`, translating Foundation's decoding errors into `Invalid`.
     static func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8]) throws -> Body {
+        let decoded: Body
         do {
-            return try JSONDecoder().decode(type, from: Data(body))
+            decoded = try JSONDecoder().decode(type, from: Data(body))
         } catch let error as DecodingError {
             throw invalid(error)
         }
+        try refuseRepeatedKeys(body)
+        return decoded
     }
 
     /// The object `decoder` is at, after refusing a field `Key` does not list (the first one in sorted order).

@@ -56,4 +56,21 @@ struct JSONBodyTests {
         let refused = try #require(refusal(MeBodies.Sharing.self, body))
         #expect(refused.field == field && refused.message == message, "\(refused)")
     }
+
+    /// A key named twice is refused wherever it is, spelled the same or escaped (`\u0061` is `a`); the same key in two
+    /// objects, or a repeated value, is not a repeat.
+    @Test(arguments: [
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"lat\": 41}", "lat"),
+        ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"l\\u0061t\": 41}", "lat"),
+        ("{\"ghost\": \"off\", \"audience\": {\"mode\": \"all\", \"ids\": [], \"mode\": \"all\"}}", "audience.mode"),
+    ])
+    func aRepeatedKeyIsRefusedNamingIt(body: String, field: String) throws {
+        let refused = try #require(field.hasPrefix("audience") ? refusal(MeBodies.Sharing.self, body) : refusal(MeBodies.Location.self, body))
+        #expect(refused.field == field && refused.message == "appears more than once", "\(refused)")
+    }
+
+    @Test func theSameKeyInTwoObjectsOrARepeatedValueIsNoRepeat() throws {
+        let body = "{\"ghost\": \"off\", \"audience\": {\"mode\": \"all\", \"ids\": [\"ghost\", \"ghost\"]}}"
+        #expect(refusal(MeBodies.Sharing.self, body) == nil)
+    }
 }
