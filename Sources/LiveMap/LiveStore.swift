@@ -99,6 +99,14 @@ public protocol LiveStore: AnyObject, Sendable {
     /// `recordFix` without waiting: `completion` gets whether the fix was kept, once it is durable.
     func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
 
+    /// Starts, replaces, pauses or resumes the Live Location share `share.from` → `share.to` (one per direction).
+    /// Removing the asks between two people, a block between them, or either person removes their shares too.
+    func setLiveShare(_ share: LiveShare) throws
+    /// Stops the share `from` → `to`; false when there was none.
+    func removeLiveShare(from: PersonID, to: PersonID) throws -> Bool
+    /// A person's shares both ways (theirs and those to them), ordered by sharer, then friend.
+    func liveShares(of id: PersonID) throws -> [LiveShare]
+
     func addToken(hash: String, for id: PersonID) throws
     func tokenOwner(hash: String) throws -> PersonID?
     /// Removes every token of a person; returns how many.
@@ -118,7 +126,8 @@ public protocol LiveStore: AnyObject, Sendable {
     /// Drops the Snaps taken before `before`; returns how many.
     func pruneSnaps(before: Date) throws -> Int
 
-    /// Everyone `viewer` asked, with the facts of each: the rule picks the visible ones.
+    /// Everyone `viewer` asked, with the facts of each (their live share with the viewer included): the rule picks
+    /// the visible ones.
     func candidates(of viewer: PersonID) throws -> [Candidate]
     /// One person as each viewer who asked them sees them (a candidate per viewer, `facts.viewer` naming whose): what
     /// a change of that person's fix or settings is checked against, in one read.

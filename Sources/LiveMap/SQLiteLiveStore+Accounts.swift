@@ -33,7 +33,7 @@ extension SQLiteLiveStore {
     public func viewers(of person: PersonID) throws -> [Candidate] {
         try read { database in
             try database.query(SQLiteSchema.viewersQuery, [.text(person.rawValue)]).map { row in
-                SQLiteSchema.candidate(row, viewer: PersonID(trusted: row[19].text ?? ""))
+                SQLiteSchema.candidate(row, viewer: PersonID(trusted: row[20].text ?? ""))
             }
         }
     }
@@ -59,6 +59,7 @@ extension SQLiteLiveStore {
             try database.change("DELETE FROM orders WHERE customer_row = ?1 OR dasher_row = ?1", person)
             try database.change("DELETE FROM asks WHERE from_row = ?1 OR to_row = ?1", person)
             try database.change("DELETE FROM blocks WHERE blocker_row = ?1 OR blocked_row = ?1", person)
+            try database.change("DELETE FROM live_shares WHERE from_row = ?1 OR to_row = ?1", person)
             try database.change("DELETE FROM tokens WHERE person_row = ?1", person)
             try database.change("DELETE FROM snaps WHERE poster = ?1", name)
             try database.change("DELETE FROM changes WHERE instr('|' || message || '|', '|' || ?1 || '|') > 0", name)

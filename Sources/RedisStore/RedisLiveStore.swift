@@ -93,7 +93,9 @@ public final class RedisLiveStore: LiveStore {
 
     public func removeAsks(between first: PersonID, and second: PersonID) throws {
         try write([["HDEL", RedisKeys.asks(first), second.rawValue], ["HDEL", RedisKeys.asks(second), first.rawValue],
-                   ["SREM", RedisKeys.askedBy(first), second.rawValue], ["SREM", RedisKeys.askedBy(second), first.rawValue]])
+                   ["SREM", RedisKeys.askedBy(first), second.rawValue], ["SREM", RedisKeys.askedBy(second), first.rawValue],
+                   ["HDEL", RedisKeys.live(first), second.rawValue], ["HDEL", RedisKeys.live(second), first.rawValue],
+                   ["SREM", RedisKeys.liveFrom(first), second.rawValue], ["SREM", RedisKeys.liveFrom(second), first.rawValue]])
     }
 
     public func asks(from: PersonID, to: PersonID) throws -> Bool {
