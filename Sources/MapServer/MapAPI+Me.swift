@@ -44,6 +44,9 @@ extension MapAPI {
         case ("POST", "friends") where parts.count == 2, ("DELETE", "friends") where parts.count == 2,
              ("POST", "blocks") where parts.count == 2, ("DELETE", "blocks") where parts.count == 2:
             return try relation(me, request.method, parts[0], parts[1])
+        case ("GET", "live-shares") where parts.count == 1, ("HEAD", "live-shares") where parts.count == 1, ("POST", "live-shares") where parts.count == 1,
+             ("PATCH", "live-shares") where parts.count == 2, ("DELETE", "live-shares") where parts.count == 2:
+            return try liveShares(me, request, parts)
         case ("GET", "events") where parts.count == 1: return try eventStream(me, tokenHash: session.tokenHash)
         case ("GET", "orders") where parts.count == 2, ("HEAD", "orders") where parts.count == 2: return try getOrder(me, parts[1])
         case ("POST", "orders") where parts.count == 3 && ["pickup", "dropoff"].contains(parts[2]): return try moveOrder(me, parts[1], parts[2])
@@ -68,7 +71,7 @@ extension MapAPI {
     static let meRoutes: [String: String] = [
         "location": "PUT", "snaps": "POST", "sharing": "GET, HEAD, PUT", "friends": "GET, HEAD", "friends/{id}": "POST, DELETE",
         "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE", "orders/{id}": "GET, HEAD", "orders/{id}/pickup": "POST",
-        "orders/{id}/dropoff": "POST",
+        "orders/{id}/dropoff": "POST", "live-shares": "GET, HEAD, POST", "live-shares/{id}": "PATCH, DELETE",
     ].merging(mapAnswers.map { ($0, "GET, HEAD") }) { first, _ in first }
 
     static func allowedMethods(_ parts: [String]) -> String? {
