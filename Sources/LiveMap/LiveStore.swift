@@ -93,7 +93,8 @@ public protocol LiveStore: AnyObject, Sendable {
 
     func sharing(of id: PersonID) throws -> SharingSettings?
     func setSharing(_ settings: SharingSettings, of id: PersonID) throws
-    /// Keeps `fix` when it is newer than the stored one; returns whether it was kept.
+    /// Keeps `fix` when it is newer than the stored one; returns whether it was kept. A kept fix of a person who keeps
+    /// Footsteps goes into them in the same write (`Footsteps.next`, with its bounds).
     func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool
     func fix(of id: PersonID) throws -> LocationFix?
     /// `recordFix` without waiting: `completion` gets whether the fix was kept, once it is durable.
@@ -107,13 +108,22 @@ public protocol LiveStore: AnyObject, Sendable {
     /// A person's shares both ways (theirs and those to them), ordered by sharer, then friend.
     func liveShares(of id: PersonID) throws -> [LiveShare]
 
+    /// Whether a person keeps Footsteps (false for an unknown id), and turns them on or off (off keeps the history).
+    func footstepsOn(_ id: PersonID) throws -> Bool
+    func setFootsteps(on: Bool, of id: PersonID) throws
+    /// A person's Footsteps, oldest first.
+    func footsteps(of id: PersonID) throws -> [Footstep]
+    /// Forgets every place of a person's Footsteps; returns how many there were.
+    func clearFootsteps(of id: PersonID) throws -> Int
+
     func addToken(hash: String, for id: PersonID) throws
     func tokenOwner(hash: String) throws -> PersonID?
     /// Removes every token of a person; returns how many.
     func revokeTokens(of id: PersonID) throws -> Int
     /// Removes one token; returns whose it was (nil when there was none).
     func removeToken(hash: String) throws -> PersonID?
-    /// Removes a person and every fact that names them (settings, fix, asks and blocks both ways, tokens, Snaps),
+    /// Removes a person and every fact that names them (settings, fix, asks and blocks both ways, tokens, Snaps,
+    /// live shares both ways, Footsteps),
     /// leaving no byte that depends on them; false when there was no such person.
     func removePerson(_ id: PersonID) throws -> Bool
 

@@ -77,6 +77,11 @@ extension LiveView: LiveStore {
 
     public func liveShares(of id: PersonID) throws -> [LiveShare] { try store.liveShares(of: id) }
 
+    public func footstepsOn(_ id: PersonID) throws -> Bool { try store.footstepsOn(id) }
+    public func setFootsteps(on: Bool, of id: PersonID) throws { try store.setFootsteps(on: on, of: id) }
+    public func footsteps(of id: PersonID) throws -> [Footstep] { try store.footsteps(of: id) }
+    public func clearFootsteps(of id: PersonID) throws -> Int { try store.clearFootsteps(of: id) }
+
     public func addToken(hash: String, for id: PersonID) throws { try store.addToken(hash: hash, for: id) }
     public func tokenOwner(hash: String) throws -> PersonID? { try store.tokenOwner(hash: hash) }
     public func revokeTokens(of id: PersonID) throws -> Int { try store.revokeTokens(of: id) }

@@ -18,6 +18,8 @@ enum RedisKeys {
     static func live(_ id: PersonID) -> String { "{p:\(id.rawValue)}:live" }
     /// Who shares live with the person (an index of others' facts).
     static func liveFrom(_ id: PersonID) -> String { "{p:\(id.rawValue)}:livefrom" }
+    /// The person's Footsteps, a list of "first_ms,last_ms,lat,lon", oldest first.
+    static func footsteps(_ id: PersonID) -> String { "{p:\(id.rawValue)}:steps" }
     static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"

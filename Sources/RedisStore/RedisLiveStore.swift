@@ -146,7 +146,9 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
+        let kept = try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
+        if kept { try keepFootstep(fix, of: id) }
+        return kept
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {

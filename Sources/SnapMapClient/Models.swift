@@ -139,3 +139,13 @@ struct LiveShareStart: Codable, Sendable {
 struct LiveSharePause: Codable, Sendable {
     let paused: Bool
 }
+
+/// Whether the person keeps Footsteps, and how many places they hold.
+public struct FootstepsState: Codable, Sendable, Equatable {
+    public let on: Bool
+    public let places: Int
+}
+
+struct FootstepsChange: Codable, Sendable {
+    let on: Bool
+}

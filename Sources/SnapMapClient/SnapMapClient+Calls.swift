@@ -121,6 +121,27 @@ extension SnapMapClient {
         _ = try expectSuccess(try await send("DELETE", "/v1/me/live-shares/" + Self.segment(friend)))
     }
 
+    /// Whether the signed-in person keeps Footsteps, and how many places they hold.
+    public func footsteps() async throws -> FootstepsState {
+        try decode(FootstepsState.self, try expectSuccess(try await send("GET", "/v1/me/footsteps")))
+    }
+
+    /// Turns Footsteps on or off (off stops keeping; the places stay until cleared).
+    public func setFootsteps(on: Bool) async throws -> FootstepsState {
+        let body = try Self.encoder.encode(FootstepsChange(on: on))
+        return try decode(FootstepsState.self, try expectSuccess(try await send("PUT", "/v1/me/footsteps", body: body)))
+    }
+
+    /// The places as GeoJSON (a FeatureCollection of Points with `firstVisit` and `lastVisit`), for a map view.
+    public func footstepsGeoJSON() async throws -> Data {
+        try expectSuccess(try await send("GET", "/v1/me/footsteps.json"))
+    }
+
+    /// Forgets every place at once.
+    public func clearFootsteps() async throws {
+        _ = try expectSuccess(try await send("DELETE", "/v1/me/footsteps"))
+    }
+
     /// Signs this phone out: its token is revoked and its streams end.
     public func signOut() async throws {
         _ = try expectSuccess(try await send("DELETE", "/v1/me/session"))

@@ -35,3 +35,23 @@ struct ClientLiveShareTests {
         #expect(await ClientTests.error { _ = try await jordan.startLiveShare(with: "samriv!", for: .eightHours) }?.named == "friend")
     }
 }
+
+/// Footsteps through `SnapMapClient`: a phone turns them on, walks, reads its GeoJSON and clears it.
+@Suite("SnapMapClient's Footsteps", .serialized)
+struct ClientFootstepsTests {
+    @Test func footstepsAreKeptReadAndCleared() async throws {
+        let server = try ServerFixture.shared.get()
+        try server.operate("users", "add", "fsc", "--name", "Fsc Test")
+        let phone = SnapMapClient(baseURL: server.base, token: try server.operate("users", "token", "fsc"))
+        let (before, turnedOn) = (try await phone.footsteps(), try await phone.setFootsteps(on: true))
+        #expect(!before.on && before.places == 0 && turnedOn.on && turnedOn.places == 0)
+        try await phone.updateLocation(Location(lat: 40.7152, lon: -73.9661, accuracyMeters: 8))
+        #expect(try await phone.footsteps().places == 1)
+        let geoJSON = try #require(try JSONSerialization.jsonObject(with: try await phone.footstepsGeoJSON()) as? [String: Any])
+        let point = (geoJSON["features"] as? [[String: Any]])?.first?["geometry"] as? [String: Any]
+        #expect(point?["coordinates"] as? [Double] == [-73.9661, 40.7152])
+        try await phone.clearFootsteps()
+        let cleared = try await phone.footsteps()
+        #expect(cleared.on && cleared.places == 0)
+    }
+}
