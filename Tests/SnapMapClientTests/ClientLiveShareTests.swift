@@ -7,7 +7,7 @@ import Testing
 /// tell it, and pausing and stopping end it.
 @Suite("SnapMapClient's Live Location", .serialized)
 struct ClientLiveShareTests {
-    @Test(.timeLimit(.minutes(2))) func aShareStartsPausesAndStopsThroughTheClient() async throws {
+    @Test(.timeLimit(.minutes(5))) func aShareStartsPausesAndStopsThroughTheClient() async throws {
         let server = try ServerFixture()
         let sam = SnapMapClient(baseURL: server.base, token: server.token)
         let jordan = SnapMapClient(baseURL: server.base, token: try server.operate("users", "token", "jordan"))
