@@ -67,10 +67,17 @@ function fly(path) {
   });
 }
 
+// Friends sharing Live Location with the viewer (id → the share's end), from live-started and live-ended events.
+const live = new Map();
+function liveText(until) {
+  const time = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York" }).format(new Date(until));
+  return `Live · until ${time.replace(/\s/g, " ")}`;
+}
+
 function openCard(pin) {
   const [, seen] = pin.labelText.split(" · ");
   document.getElementById("card-name").textContent = pin.name;
-  document.getElementById("card-seen").textContent = seen === "now" ? "Active now" : `${seen} ago`;
+  document.getElementById("card-seen").textContent = live.has(pin.id) ? liveText(live.get(pin.id)) : seen === "now" ? "Active now" : `${seen} ago`;
   document.getElementById("card-avatar").textContent = pin.name.split(" ").map((w) => w[0]).join("").slice(0, 2);
   chatting = { id: pin.id, name: pin.name };
   card.classList.add("open");
@@ -145,6 +152,9 @@ async function listen() {
       const message = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const name = (message.match(/^event: (.*)$/m) || [])[1];
+      const data = JSON.parse((message.match(/^data: (.*)$/m) || [])[1] || "null");
+      if (name === "live-started") live.set(data.id, data.until);
+      if (name === "live-ended") live.delete(data.id);
       if (name === "appear" || name === "move" || name === "disappear") {
         window.liveEvents += 1;
         if (!busy) await refresh(null);

@@ -5,6 +5,8 @@ public struct VisibleFriend: Hashable, Sendable {
     public let person: Person
     public let fix: LocationFix
     public let details: FriendDetails
+    /// The end of the person's Live Location share with the viewer, while it runs.
+    public var liveUntil: Date? = nil
 }
 
 /// A change whose effect on what people see must be re-evaluated.
@@ -135,7 +137,8 @@ public final class LiveMapService: Sendable {
     /// The friend a candidate is at `now`, when the rule lets them be seen.
     public static func visible(_ candidate: Candidate, at now: Date) -> VisibleFriend? {
         guard VisibilityRule.isVisible(candidate.facts, at: now), let fix = candidate.facts.fix else { return nil }
-        return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details)
+        let liveUntil = VisibilityRule.isLive(candidate.facts, at: now) ? candidate.facts.live?.until : nil
+        return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details, liveUntil: liveUntil)
     }
 
     func notify(_ change: LiveChange) {

@@ -93,11 +93,28 @@ public protocol LiveStore: AnyObject, Sendable {
 
     func sharing(of id: PersonID) throws -> SharingSettings?
     func setSharing(_ settings: SharingSettings, of id: PersonID) throws
-    /// Keeps `fix` when it is newer than the stored one; returns whether it was kept.
+    /// Keeps `fix` when it is newer than the stored one; returns whether it was kept. A kept fix of a person who keeps
+    /// Footsteps goes into them in the same write (`Footsteps.next`, with its bounds).
     func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool
     func fix(of id: PersonID) throws -> LocationFix?
     /// `recordFix` without waiting: `completion` gets whether the fix was kept, once it is durable.
     func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+
+    /// Starts, replaces, pauses or resumes the Live Location share `share.from` → `share.to` (one per direction).
+    /// Removing the asks between two people, a block between them, or either person removes their shares too.
+    func setLiveShare(_ share: LiveShare) throws
+    /// Stops the share `from` → `to`; false when there was none.
+    func removeLiveShare(from: PersonID, to: PersonID) throws -> Bool
+    /// A person's shares both ways (theirs and those to them), ordered by sharer, then friend.
+    func liveShares(of id: PersonID) throws -> [LiveShare]
+
+    /// Whether a person keeps Footsteps (false for an unknown id), and turns them on or off (off keeps the history).
+    func footstepsOn(_ id: PersonID) throws -> Bool
+    func setFootsteps(on: Bool, of id: PersonID) throws
+    /// A person's Footsteps, oldest first.
+    func footsteps(of id: PersonID) throws -> [Footstep]
+    /// Forgets every place of a person's Footsteps; returns how many there were.
+    func clearFootsteps(of id: PersonID) throws -> Int
 
     func addToken(hash: String, for id: PersonID) throws
     func tokenOwner(hash: String) throws -> PersonID?
@@ -105,7 +122,8 @@ public protocol LiveStore: AnyObject, Sendable {
     func revokeTokens(of id: PersonID) throws -> Int
     /// Removes one token; returns whose it was (nil when there was none).
     func removeToken(hash: String) throws -> PersonID?
-    /// Removes a person and every fact that names them (settings, fix, asks and blocks both ways, tokens, Snaps),
+    /// Removes a person and every fact that names them (settings, fix, asks and blocks both ways, tokens, Snaps,
+    /// live shares both ways, Footsteps),
     /// leaving no byte that depends on them; false when there was no such person.
     func removePerson(_ id: PersonID) throws -> Bool
 
@@ -118,7 +136,8 @@ public protocol LiveStore: AnyObject, Sendable {
     /// Drops the Snaps taken before `before`; returns how many.
     func pruneSnaps(before: Date) throws -> Int
 
-    /// Everyone `viewer` asked, with the facts of each: the rule picks the visible ones.
+    /// Everyone `viewer` asked, with the facts of each (their live share with the viewer included): the rule picks
+    /// the visible ones.
     func candidates(of viewer: PersonID) throws -> [Candidate]
     /// One person as each viewer who asked them sees them (a candidate per viewer, `facts.viewer` naming whose): what
     /// a change of that person's fix or settings is checked against, in one read.

@@ -65,6 +65,23 @@ extension LiveView: LiveStore {
         }
     }
 
+    public func setLiveShare(_ share: LiveShare) throws {
+        defer { refresh(.pair(share.from, share.to)) }
+        try store.setLiveShare(share)
+    }
+
+    public func removeLiveShare(from: PersonID, to: PersonID) throws -> Bool {
+        defer { refresh(.pair(from, to)) }
+        return try store.removeLiveShare(from: from, to: to)
+    }
+
+    public func liveShares(of id: PersonID) throws -> [LiveShare] { try store.liveShares(of: id) }
+
+    public func footstepsOn(_ id: PersonID) throws -> Bool { try store.footstepsOn(id) }
+    public func setFootsteps(on: Bool, of id: PersonID) throws { try store.setFootsteps(on: on, of: id) }
+    public func footsteps(of id: PersonID) throws -> [Footstep] { try store.footsteps(of: id) }
+    public func clearFootsteps(of id: PersonID) throws -> Int { try store.clearFootsteps(of: id) }
+
     public func addToken(hash: String, for id: PersonID) throws { try store.addToken(hash: hash, for: id) }
     public func tokenOwner(hash: String) throws -> PersonID? { try store.tokenOwner(hash: hash) }
     public func revokeTokens(of id: PersonID) throws -> Int { try store.revokeTokens(of: id) }
@@ -114,7 +131,8 @@ extension LiveView: LiveStore {
         guard let person = state.people[Int(target)] else { return nil }
         let facts = VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: ask != nil, personAsked: findAsk(from: target, to: slot) != nil,
                                     blocked: state.blocks.contains(Self.pairKey(slot, target)),
-                                    settings: state.settings[Int(target)], fix: state.fixes[Int(target)])
+                                    settings: state.settings[Int(target)], fix: state.fixes[Int(target)],
+                                    live: state.live[Self.directedKey(target, slot)])
         return Candidate(person: person, facts: facts, details: ask?.details ?? FriendDetails())
     }
 

@@ -40,6 +40,8 @@ public final class LiveView: @unchecked Sendable {
         var askedBy: [[Int32]] = []
         /// Pairs (lower slot << 32 | higher) where one blocks the other (loaded by pages: those with asks only).
         var blocks = Set<UInt64>()
+        /// Live Location shares by (sharer's slot << 32 | friend's slot).
+        var live: [UInt64: LiveShare] = [:]
     }
 
     public let store: any LiveStore
@@ -95,6 +97,10 @@ public final class LiveView: @unchecked Sendable {
             guard let first = next.slots[blocker], let second = next.slots[blocked] else { return }
             next.blocks.insert(pairKey(first, second))
         })
+        try store.readLiveShares { share in
+            guard let from = next.slots[share.from], let to = next.slots[share.to] else { return }
+            next.live[directedKey(from, to)] = share
+        }
         return next
     }
 
@@ -113,6 +119,7 @@ public final class LiveView: @unchecked Sendable {
                         ?? Self.add(candidate.person, settings: candidate.facts.settings, fix: candidate.facts.fix, to: &next)
                     Self.setAsk(from: slot, to: target, candidate.details, in: &next)
                     if candidate.facts.blocked { next.blocks.insert(Self.pairKey(slot, target)) }
+                    if let share = candidate.facts.live { next.live[Self.directedKey(target, slot)] = share }
                 }
             }
         }
@@ -210,10 +217,14 @@ public final class LiveView: @unchecked Sendable {
                 if let candidate, candidate.facts.viewerAsked { Self.setAsk(from: from, to: to, candidate.details, in: &state) } else { Self.removeAsk(from: from, to: to, in: &state) }
             }
             if forward?.facts.blocked == true || backward?.facts.blocked == true { state.blocks.insert(Self.pairKey(a, b)) } else { state.blocks.remove(Self.pairKey(a, b)) }
+            // The forward candidate carries the second's share with the first, the backward one the first's with the second.
+            state.live[Self.directedKey(b, a)] = forward?.facts.live
+            state.live[Self.directedKey(a, b)] = backward?.facts.live
         }
     }
 
     static func pairKey(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b))) }
+    static func directedKey(_ from: Int32, _ to: Int32) -> UInt64 { UInt64(UInt32(from)) << 32 | UInt64(UInt32(to)) }
 
     static func add(_ person: Person, settings: SharingSettings, fix: LocationFix?, to state: inout State) -> Int32 {
         let slot = Int32(state.people.count)
@@ -231,6 +242,7 @@ public final class LiveView: @unchecked Sendable {
         for ask in state.asks[Int(slot)] { removeSorted(slot, from: &state.askedBy[Int(ask.to)]) }
         for asker in state.askedBy[Int(slot)] { state.asks[Int(asker)].removeAll { $0.to == slot } }
         state.blocks = state.blocks.filter { UInt32(truncatingIfNeeded: $0 >> 32) != UInt32(slot) && UInt32(truncatingIfNeeded: $0) != UInt32(slot) }
+        state.live = state.live.filter { UInt32(truncatingIfNeeded: $0.key >> 32) != UInt32(slot) && UInt32(truncatingIfNeeded: $0.key) != UInt32(slot) }
         state.people[Int(slot)] = nil
         state.fixes[Int(slot)] = nil
         state.asks[Int(slot)] = []

@@ -13,7 +13,10 @@ extension SQLiteLiveStore {
     /// Keeps a fix row when newer, logging the move.
     func recordFix(_ row: [SQLiteDatabase.Value], of id: PersonID, _ database: SQLiteDatabase) throws -> Bool {
         let kept = try database.change(SQLiteSchema.updateFix, row) == 1
-        if kept { try log(database, .change(.person(id))) }
+        if kept {
+            try log(database, .change(.person(id)))
+            try keepFootstep(row, of: id, database)
+        }
         return kept
     }
 
@@ -33,7 +36,7 @@ extension SQLiteLiveStore {
     public func viewers(of person: PersonID) throws -> [Candidate] {
         try read { database in
             try database.query(SQLiteSchema.viewersQuery, [.text(person.rawValue)]).map { row in
-                SQLiteSchema.candidate(row, viewer: PersonID(trusted: row[19].text ?? ""))
+                SQLiteSchema.candidate(row, viewer: PersonID(trusted: row[20].text ?? ""))
             }
         }
     }
@@ -59,6 +62,9 @@ extension SQLiteLiveStore {
             try database.change("DELETE FROM orders WHERE customer_row = ?1 OR dasher_row = ?1", person)
             try database.change("DELETE FROM asks WHERE from_row = ?1 OR to_row = ?1", person)
             try database.change("DELETE FROM blocks WHERE blocker_row = ?1 OR blocked_row = ?1", person)
+            try database.change("DELETE FROM live_shares WHERE from_row = ?1 OR to_row = ?1", person)
+            try database.change("DELETE FROM footsteps WHERE person_row = ?1", person)
+            try database.change("DELETE FROM footsteps_on WHERE person_row = ?1", person)
             try database.change("DELETE FROM tokens WHERE person_row = ?1", person)
             try database.change("DELETE FROM snaps WHERE poster = ?1", name)
             try database.change("DELETE FROM changes WHERE instr('|' || message || '|', '|' || ?1 || '|') > 0", name)

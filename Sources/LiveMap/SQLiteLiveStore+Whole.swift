@@ -8,6 +8,8 @@ public protocol WholeStoreReading: LiveStore {
     /// `block` for every block (blocker first).
     func readWhole(person: (Person, SharingSettings, LocationFix?) throws -> Void, ask: (PersonID, PersonID, FriendDetails) throws -> Void,
                    block: (PersonID, PersonID) throws -> Void) throws
+    /// Calls `share` for every Live Location share.
+    func readLiveShares(_ share: (LiveShare) throws -> Void) throws
 }
 
 extension SQLiteLiveStore: WholeStoreReading {

@@ -57,7 +57,8 @@ enum SQLiteSchema {
             p.lat, p.lon, p.accuracy, p.taken_ms, p.place, mine.snapstreak, mine.best, mine.from_row IS NOT NULL,
             coalesce(mine.mutual, EXISTS (SELECT 1 FROM asks t WHERE t.from_row = p.row AND t.to_row = v.row)),
             EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = v.row AND b.blocked_row = p.row)
-                OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = p.row AND b.blocked_row = v.row)
+                OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = p.row AND b.blocked_row = v.row),
+            (SELECT started_ms || ',' || until_ms || ',' || paused FROM live_shares l WHERE l.from_row = p.row AND l.to_row = v.row)
         """
     static let candidatesQuery = candidateColumns + """
 
@@ -110,9 +111,13 @@ enum SQLiteSchema {
         try database.change("UPDATE asks SET mutual = 1 WHERE from_row = \(row(2)) AND to_row = \(row(1)) AND mutual = 0", Array(values.prefix(2)))
     }
 
+    /// Removes the asks both ways, and with them the pair's Live Location shares.
     static func deleteAsks(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws {
         try database.change("""
             DELETE FROM asks WHERE (from_row = \(row(1)) AND to_row = \(row(2))) OR (from_row = \(row(2)) AND to_row = \(row(1)))
+            """, [.text(first.rawValue), .text(second.rawValue)])
+        try database.change("""
+            DELETE FROM live_shares WHERE (from_row = \(row(1)) AND to_row = \(row(2))) OR (from_row = \(row(2)) AND to_row = \(row(1)))
             """, [.text(first.rawValue), .text(second.rawValue)])
     }
 
@@ -158,10 +163,18 @@ enum SQLiteSchema {
         return try? LocationFix(coordinate: coordinate, accuracyMeters: accuracy, takenAt: date(taken), place: row[first + 4].text)
     }
 
+    /// A share from its "started_ms,until_ms,paused" text (nil for none).
+    static func liveShare(_ text: String?, from: PersonID, to: PersonID) -> LiveShare? {
+        let parts = (text ?? "").split(separator: ",").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return LiveShare(from: from, to: to, startedAt: date(parts[0]), until: date(parts[1]), paused: parts[2] == 1)
+    }
+
     static func candidate(_ row: [SQLiteDatabase.Value], viewer: PersonID) -> Candidate {
         let person = person(row)
         let facts = VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: row[16].integer == 1, personAsked: row[17].integer == 1,
-                                    blocked: row[18].integer == 1, settings: settings(row, from: 4), fix: fix(row, from: 9))
+                                    blocked: row[18].integer == 1, settings: settings(row, from: 4), fix: fix(row, from: 9),
+                                    live: liveShare(row[19].text, from: person.id, to: viewer))
         return Candidate(person: person, facts: facts, details: FriendDetails(snapstreak: row[14].integer ?? 0, bestFriend: row[15].integer == 1))
     }
 }

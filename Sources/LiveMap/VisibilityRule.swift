@@ -12,9 +12,11 @@ public struct VisibilityFacts: Hashable, Sendable {
     /// The person's sharing settings and latest fix.
     public let settings: SharingSettings
     public let fix: LocationFix?
+    /// The person's Live Location share with the viewer, if they have one (running, paused or past its end).
+    public let live: LiveShare?
 
     public init(viewer: PersonID, person: PersonID, viewerAsked: Bool, personAsked: Bool, blocked: Bool,
-                settings: SharingSettings, fix: LocationFix?) {
+                settings: SharingSettings, fix: LocationFix?, live: LiveShare? = nil) {
         self.viewer = viewer
         self.person = person
         self.viewerAsked = viewerAsked
@@ -22,12 +24,14 @@ public struct VisibilityFacts: Hashable, Sendable {
         self.blocked = blocked
         self.settings = settings
         self.fix = fix
+        self.live = live
     }
 }
 
 /// The privacy rule, in one place: viewer V sees person F at server time t exactly when V ≠ F, they are mutual
-/// friends, neither blocks the other, F is not in Ghost Mode at t, V is in F's audience, and F's latest fix was
-/// taken in (t − 24 h, t + 60 s]. Every output of the map goes through it.
+/// friends, neither blocks the other, F's latest fix was taken in (t − 24 h, t + 60 s], and either F is not in
+/// Ghost Mode at t and V is in F's audience, or F shares Live Location with V at t (not paused, before its end).
+/// Every output of the map goes through it.
 public enum VisibilityRule {
     /// A fix older than this hides its person.
     public static let maxFixAge: TimeInterval = 24 * 3600
@@ -36,9 +40,14 @@ public enum VisibilityRule {
 
     public static func isVisible(_ facts: VisibilityFacts, at now: Date) -> Bool {
         guard facts.viewer != facts.person, facts.viewerAsked, facts.personAsked, !facts.blocked else { return false }
-        guard !facts.settings.ghost.isOn(at: now), facts.settings.audience.includes(facts.viewer) else { return false }
-        guard let fix = facts.fix else { return false }
-        return isCurrent(fix, at: now)
+        guard let fix = facts.fix, isCurrent(fix, at: now) else { return false }
+        return isLive(facts, at: now) || !facts.settings.ghost.isOn(at: now) && facts.settings.audience.includes(facts.viewer)
+    }
+
+    /// Whether the person shares Live Location with the viewer at `now` (the card says "Live · until …" only when
+    /// the person is also visible).
+    public static func isLive(_ facts: VisibilityFacts, at now: Date) -> Bool {
+        facts.live?.isRunning(at: now) ?? false
     }
 
     /// Whether a fix counts at `now`: taken in (now − 24 h, now + 60 s]. A person's own fix (the card's distance)
@@ -47,14 +56,20 @@ public enum VisibilityRule {
         fix.takenAt > now.addingTimeInterval(-maxFixAge) && fix.takenAt <= now.addingTimeInterval(maxFixLead)
     }
 
-    /// The first instant after `now` at which `isVisible` changes while the facts stay as they are (a Ghost timer
-    /// ending, a fix coming into or leaving its window); nil when only a write can change it. Visibility changes
-    /// by time only at those instants, so the first of them that flips it is the answer.
+    /// The first instant after `now` at which `isVisible`, or whether a visible person shows as live, changes while
+    /// the facts stay as they are (a Ghost timer ending, a fix coming into or leaving its window, a live share
+    /// ending); nil when only a write can change it. Both change by time only at those instants, so the first of
+    /// them that flips one is the answer.
     public static func nextChange(_ facts: VisibilityFacts, after now: Date) -> Date? {
         guard let fix = facts.fix else { return nil }
         var instants = [fix.takenAt.addingTimeInterval(maxFixAge), fix.takenAt.addingTimeInterval(-maxFixLead)]
         if case .timed(_, let until) = facts.settings.ghost { instants.append(until) }
-        let visible = isVisible(facts, at: now)
-        return instants.filter { $0 > now }.sorted().first { isVisible(facts, at: $0) != visible }
+        if let live = facts.live { instants.append(live.until) }
+        func shown(_ t: Date) -> (Bool, Bool) {
+            let visible = isVisible(facts, at: t)
+            return (visible, visible && isLive(facts, at: t))
+        }
+        let current = shown(now)
+        return instants.filter { $0 > now }.sorted().first { shown($0) != current }
     }
 }

@@ -18,7 +18,7 @@ extension MapEngine {
         var result = try layout(framed, friends: friends, selected: selected, now: now)
         result.card = SelectionCard(friend: subjects([friend])[0], place: friend.place,
                                     distanceMeters: viewer.map { Geodesic.wgs84.distance($0, friend.coordinate) }, now: now,
-                                    size: framed.size, height: answer.edgePadding.bottom, metrics: cardLook.metrics)
+                                    size: framed.size, height: answer.edgePadding.bottom, metrics: cardLook.metrics, liveUntil: friend.liveUntil)
         return (framed, result, answer)
     }
 

@@ -14,6 +14,8 @@ public struct Friend: Hashable, Sendable, Codable {
     public let color: String
     /// An avatar image path relative to the data directory, when the fixture names one.
     public let avatar: String?
+    /// The end of the friend's Live Location share with the viewer, while it runs.
+    public var liveUntil: Date? = nil
 }
 
 /// One entry of `friends.json` as written, before validation.

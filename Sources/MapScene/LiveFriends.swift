@@ -7,7 +7,7 @@ extension Friend {
     public init(_ visible: VisibleFriend) {
         self.init(id: visible.person.id.rawValue, name: visible.person.name, place: visible.fix.place ?? "",
                   coordinate: visible.fix.coordinate, lastSeen: visible.fix.takenAt, snapstreak: visible.details.snapstreak,
-                  bestFriend: visible.details.bestFriend, color: visible.person.color, avatar: visible.person.avatar)
+                  bestFriend: visible.details.bestFriend, color: visible.person.color, avatar: visible.person.avatar, liveUntil: visible.liveUntil)
     }
 }
 

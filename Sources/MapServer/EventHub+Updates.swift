@@ -98,16 +98,23 @@ extension EventHub {
         if watchers[person]?.isEmpty == true { watchers[person] = nil }
     }
 
-    /// Sends what changed about `person` on stream `id`: appear, move, or disappear.
+    /// Sends what changed about `person` on stream `id`: appear, move, or disappear, and `live-started` (after an
+    /// appear) or `live-ended` (before a disappear) when their Live Location share with the viewer starts or stops
+    /// showing.
     func update(_ id: Int, _ person: PersonID, _ seen: VisibleFriend?) {
         guard let subscriber = subscribers[id] else { return }
         let before = subscriber.known[person]
         guard before != seen else { return }
-        let text: String
+        var text = ""
+        if before?.liveUntil != nil, seen?.liveUntil == nil { text += Self.event("live-ended", ["id": person.rawValue]) }
         switch (before, seen) {
-        case (nil, let now?): text = "event: appear\ndata: " + payloadText(now) + "\n\n"
-        case (_?, let now?): text = "event: move\ndata: " + payloadText(now) + "\n\n"
-        default: text = Self.event("disappear", ["id": person.rawValue])
+        case (nil, let now?): text += "event: appear\ndata: " + payloadText(now) + "\n\n"
+        case (let was?, let now?) where was.withoutLive != now.withoutLive: text += "event: move\ndata: " + payloadText(now) + "\n\n"
+        case (_?, nil): text += Self.event("disappear", ["id": person.rawValue])
+        default: break
+        }
+        if let until = seen?.liveUntil, until != before?.liveUntil {
+            text += Self.event("live-started", ["id": person.rawValue, "until": dates.string(from: until)])
         }
         subscribers[id]?.known[person] = seen
         if !subscriber.stream.send(text) { drop(id) }
@@ -126,6 +133,11 @@ extension EventHub {
         release(subscriber.viewer)
         byViewer[subscriber.viewer]?.remove(id)
         if byViewer[subscriber.viewer]?.isEmpty == true { byViewer[subscriber.viewer] = nil }
+    }
+
+    /// The `live-started` events of the friends in a `ready` who share live with its viewer.
+    func liveStarted(_ friends: [VisibleFriend]) -> String {
+        friends.compactMap { friend in friend.liveUntil.map { Self.event("live-started", ["id": friend.person.id.rawValue, "until": dates.string(from: $0)]) } }.joined()
     }
 
     /// What a stream is told of a friend, as JSON: the same for every viewer, so the text of each person's latest
@@ -153,5 +165,14 @@ extension EventHub {
     static func json(_ payload: Any) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension VisibleFriend {
+    /// The friend with their Live Location left out: what `move` compares.
+    var withoutLive: VisibleFriend {
+        var friend = self
+        friend.liveUntil = nil
+        return friend
     }
 }

@@ -48,6 +48,19 @@ public enum LastSeenText {
     }
 }
 
+/// "Live · until 9:41 PM": a Live Location share's end on New York's clock (where the map is), for the card.
+public enum LiveUntilText {
+    public static let timeZone = TimeZone(identifier: "America/New_York")!
+
+    public static func text(until: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "h:mm a"
+        return "Live · until " + formatter.string(from: until)
+    }
+}
+
 /// MapKit-like display priority: the selected friend first, then best friends by Snapstreak (longest first),
 /// then everyone else by most recently seen; ties broken by id so the order is stable.
 public enum PinPriority {

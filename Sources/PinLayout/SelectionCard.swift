@@ -20,7 +20,7 @@ public struct CardMetrics: Hashable, Sendable, Codable {
 public struct SelectionCard: Hashable, Sendable, Codable {
     public let friend: String
     public let name: String
-    /// "2m ago", or "Active now".
+    /// "2m ago", "Active now", or "Live · until 9:41 PM" while the friend shares Live Location with the viewer.
     public let seen: String
     public let place: String
     /// From the viewer's own latest fix, when the viewer has one.
@@ -37,7 +37,8 @@ public struct SelectionCard: Hashable, Sendable, Codable {
     public let chatLabel: String
 
     /// Lays the card out at the bottom of a viewport of `size`, `height` points tall.
-    public init(friend: PinSubject, place: String, distanceMeters: Double?, now: Date, size: ScreenSize, height: Double, metrics: CardMetrics) {
+    public init(friend: PinSubject, place: String, distanceMeters: Double?, now: Date, size: ScreenSize, height: Double, metrics: CardMetrics,
+                liveUntil: Date? = nil) {
         let top = size.height - height
         let inner = size.width - 2 * metrics.padding
         let textX = metrics.padding + metrics.avatarSize + metrics.padding * 0.67
@@ -45,7 +46,7 @@ public struct SelectionCard: Hashable, Sendable, Codable {
         self.friend = friend.id
         name = friend.name
         let ago = LastSeenText.text(lastSeen: friend.lastSeen, now: now)
-        seen = ago == "now" ? "Active now" : "\(ago) ago"
+        seen = liveUntil.map { LiveUntilText.text(until: $0) } ?? (ago == "now" ? "Active now" : "\(ago) ago")
         self.place = place
         self.distanceMeters = distanceMeters
         deepLink = "snapchat://chat/\(friend.id)"

@@ -14,6 +14,12 @@ enum RedisKeys {
     static func blocks(_ id: PersonID) -> String { "{p:\(id.rawValue)}:blocks" }
     /// Who blocks the person (an index of others' facts, so a removed person leaves no id in anyone's blocks).
     static func blockedBy(_ id: PersonID) -> String { "{p:\(id.rawValue)}:blockedby" }
+    /// The person's Live Location shares (the fact), friend → "started_ms,until_ms,paused".
+    static func live(_ id: PersonID) -> String { "{p:\(id.rawValue)}:live" }
+    /// Who shares live with the person (an index of others' facts).
+    static func liveFrom(_ id: PersonID) -> String { "{p:\(id.rawValue)}:livefrom" }
+    /// The person's Footsteps, a list of "first_ms,last_ms,lat,lon", oldest first.
+    static func footsteps(_ id: PersonID) -> String { "{p:\(id.rawValue)}:steps" }
     static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"
@@ -72,6 +78,14 @@ enum RedisKeys {
     static func details(_ text: String?) -> FriendDetails {
         let parts = (text ?? "").split(separator: ",")
         return FriendDetails(snapstreak: parts.first.flatMap { Int($0) } ?? 0, bestFriend: parts.dropFirst().first == "1")
+    }
+
+    static func encode(_ share: LiveShare) -> String { "\(milliseconds(share.startedAt)),\(milliseconds(share.until)),\(share.paused ? 1 : 0)" }
+
+    static func liveShare(_ text: String?, from: PersonID, to: PersonID) -> LiveShare? {
+        let parts = (text ?? "").split(separator: ",").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return LiveShare(from: from, to: to, startedAt: date(parts[0]), until: date(parts[1]), paused: parts[2] == 1)
     }
 
     static func encode(_ details: FriendDetails) -> String { "\(details.snapstreak),\(details.bestFriend ? 1 : 0)" }

@@ -19,13 +19,15 @@ extension RedisLiveStore {
         let fix = RedisKeys.fix(own[1].elements)
         let replies = try read(askers.flatMap { viewer in
             [["HGET", RedisKeys.asks(viewer), person.rawValue], ["HEXISTS", RedisKeys.asks(person), viewer.rawValue],
-             ["SISMEMBER", RedisKeys.blocks(person), viewer.rawValue], ["SISMEMBER", RedisKeys.blocks(viewer), person.rawValue]]
+             ["SISMEMBER", RedisKeys.blocks(person), viewer.rawValue], ["SISMEMBER", RedisKeys.blocks(viewer), person.rawValue],
+             ["HGET", RedisKeys.live(person), viewer.rawValue]]
         })
         return askers.enumerated().compactMap { index, viewer in
-            let base = 4 * index
+            let base = 5 * index
             guard let details = replies[base].text else { return nil }
             let facts = VisibilityFacts(viewer: viewer, person: person, viewerAsked: true, personAsked: replies[base + 1].integer == 1,
-                                        blocked: replies[base + 2].integer == 1 || replies[base + 3].integer == 1, settings: settings, fix: fix)
+                                        blocked: replies[base + 2].integer == 1 || replies[base + 3].integer == 1, settings: settings, fix: fix,
+                                        live: RedisKeys.liveShare(replies[base + 4].text, from: person, to: viewer))
             return Candidate(person: found, facts: facts, details: RedisKeys.details(details))
         }
     }
@@ -40,7 +42,8 @@ extension RedisLiveStore {
     /// sets. Audience lists keep the id as their owners wrote it (as on SQLite: see `SQLiteLiveStore.removePerson`).
     public func removePerson(_ id: PersonID) throws -> Bool {
         let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
-                              ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)]])
+                              ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
+                              ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
         guard facts[0].integer == 1 else { return false }
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
         var commands: [[String]] = []
@@ -49,8 +52,10 @@ extension RedisLiveStore {
         commands += ids(3).map { ["SREM", RedisKeys.blockedBy($0), id.rawValue] }
         commands += ids(4).map { ["SREM", RedisKeys.blocks($0), id.rawValue] }
         commands += facts[5].elements.compactMap(\.text).map { ["DEL", RedisKeys.token($0)] }
+        commands += ids(6).map { ["SREM", RedisKeys.liveFrom($0), id.rawValue] }
+        commands += ids(7).map { ["HDEL", RedisKeys.live($0), id.rawValue] }
         commands += [RedisKeys.person(id), RedisKeys.fix(id), RedisKeys.asks(id), RedisKeys.askedBy(id), RedisKeys.blocks(id),
-                     RedisKeys.blockedBy(id), RedisKeys.tokens(id)].map { ["DEL", $0] }
+                     RedisKeys.blockedBy(id), RedisKeys.tokens(id), RedisKeys.live(id), RedisKeys.liveFrom(id), RedisKeys.footsteps(id)].map { ["DEL", $0] }
         commands.append(["ZREM", RedisKeys.people, id.rawValue])
         try write(commands)
         try removeSnaps(of: id)

@@ -24,11 +24,11 @@ extension RedisLiveStore {
 
     /// Everything the rule needs about each other person, read in one pipeline (grouped per node by the cluster).
     private func facts(viewer: PersonID, others: [(PersonID, Bool, FriendDetails)]) throws -> [Candidate] {
-        let perOther = 5
+        let perOther = 6
         let replies = try read(others.flatMap { other, _, _ in
             [["HMGET", RedisKeys.person(other)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(other)] + RedisKeys.fixFields,
              ["HEXISTS", RedisKeys.asks(other), viewer.rawValue], ["SISMEMBER", RedisKeys.blocks(other), viewer.rawValue],
-             ["SISMEMBER", RedisKeys.blocks(viewer), other.rawValue]]
+             ["SISMEMBER", RedisKeys.blocks(viewer), other.rawValue], ["HGET", RedisKeys.live(other), viewer.rawValue]]
         })
         return others.enumerated().compactMap { index, entry in
             let (other, viewerAsked, details) = entry
@@ -36,7 +36,8 @@ extension RedisLiveStore {
             guard let (person, settings) = RedisKeys.person(other, replies[base].elements.map(Self.emptyAsNull)) else { return nil }
             let facts = VisibilityFacts(viewer: viewer, person: other, viewerAsked: viewerAsked, personAsked: replies[base + 2].integer == 1,
                                         blocked: replies[base + 3].integer == 1 || replies[base + 4].integer == 1, settings: settings,
-                                        fix: RedisKeys.fix(replies[base + 1].elements))
+                                        fix: RedisKeys.fix(replies[base + 1].elements),
+                                        live: RedisKeys.liveShare(replies[base + 5].text, from: other, to: viewer))
             return Candidate(person: person, facts: facts, details: details)
         }
     }

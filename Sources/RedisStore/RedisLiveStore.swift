@@ -93,7 +93,9 @@ public final class RedisLiveStore: LiveStore {
 
     public func removeAsks(between first: PersonID, and second: PersonID) throws {
         try write([["HDEL", RedisKeys.asks(first), second.rawValue], ["HDEL", RedisKeys.asks(second), first.rawValue],
-                   ["SREM", RedisKeys.askedBy(first), second.rawValue], ["SREM", RedisKeys.askedBy(second), first.rawValue]])
+                   ["SREM", RedisKeys.askedBy(first), second.rawValue], ["SREM", RedisKeys.askedBy(second), first.rawValue],
+                   ["HDEL", RedisKeys.live(first), second.rawValue], ["HDEL", RedisKeys.live(second), first.rawValue],
+                   ["SREM", RedisKeys.liveFrom(first), second.rawValue], ["SREM", RedisKeys.liveFrom(second), first.rawValue]])
     }
 
     public func asks(from: PersonID, to: PersonID) throws -> Bool {
@@ -144,7 +146,9 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
+        let kept = try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
+        if kept { try keepFootstep(fix, of: id) }
+        return kept
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {

@@ -107,4 +107,45 @@ public enum FriendEvent: Sendable, Equatable {
     case appear(MapFriend)
     case move(MapFriend)
     case disappear(id: String)
+    /// The friend shares Live Location with the signed-in person until `until` (after their `appear`, or in a `ready`).
+    case liveStarted(id: String, until: Date)
+    /// Their share stopped, was paused or ended (before a `disappear` when it was all that showed them).
+    case liveEnded(id: String)
+}
+
+/// A Live Location share: `from` shows their location to friend `to` until `until`, unless paused.
+public struct LiveShare: Codable, Sendable, Equatable {
+    public let from: String
+    public let to: String
+    public let startedAt: Date
+    public let until: Date
+    public let paused: Bool
+}
+
+/// How long a Live Location share runs.
+public enum LiveShareDuration: String, Codable, Sendable {
+    case fifteenMinutes = "15m", oneHour = "1h", eightHours = "8h"
+}
+
+struct LiveShareList: Codable, Sendable {
+    let shares: [LiveShare]
+}
+
+struct LiveShareStart: Codable, Sendable {
+    let friend: String
+    let duration: LiveShareDuration
+}
+
+struct LiveSharePause: Codable, Sendable {
+    let paused: Bool
+}
+
+/// Whether the person keeps Footsteps, and how many places they hold.
+public struct FootstepsState: Codable, Sendable, Equatable {
+    public let on: Bool
+    public let places: Int
+}
+
+struct FootstepsChange: Codable, Sendable {
+    let on: Bool
 }

@@ -99,6 +99,49 @@ extension SnapMapClient {
         _ = try expectSuccess(try await send("DELETE", "/v1/me/blocks/" + Self.segment(id)))
     }
 
+    /// The signed-in person's Live Location shares both ways (theirs and those to them) that have not ended.
+    public func liveShares() async throws -> [LiveShare] {
+        try decode(LiveShareList.self, try expectSuccess(try await send("GET", "/v1/me/live-shares"))).shares
+    }
+
+    /// Shares Live Location with friend `friend` for `duration`, replacing a share already running to them.
+    public func startLiveShare(with friend: String, for duration: LiveShareDuration) async throws -> LiveShare {
+        let body = try Self.encoder.encode(LiveShareStart(friend: friend, duration: duration))
+        return try decode(LiveShare.self, try expectSuccess(try await send("POST", "/v1/me/live-shares", body: body)))
+    }
+
+    /// Pauses (true) or resumes (false) the signed-in person's share with `friend`; its end stays where it was.
+    public func pauseLiveShare(with friend: String, paused: Bool) async throws -> LiveShare {
+        let body = try Self.encoder.encode(LiveSharePause(paused: paused))
+        return try decode(LiveShare.self, try expectSuccess(try await send("PATCH", "/v1/me/live-shares/" + Self.segment(friend), body: body)))
+    }
+
+    /// Stops the signed-in person's share with `friend`.
+    public func stopLiveShare(with friend: String) async throws {
+        _ = try expectSuccess(try await send("DELETE", "/v1/me/live-shares/" + Self.segment(friend)))
+    }
+
+    /// Whether the signed-in person keeps Footsteps, and how many places they hold.
+    public func footsteps() async throws -> FootstepsState {
+        try decode(FootstepsState.self, try expectSuccess(try await send("GET", "/v1/me/footsteps")))
+    }
+
+    /// Turns Footsteps on or off (off stops keeping; the places stay until cleared).
+    public func setFootsteps(on: Bool) async throws -> FootstepsState {
+        let body = try Self.encoder.encode(FootstepsChange(on: on))
+        return try decode(FootstepsState.self, try expectSuccess(try await send("PUT", "/v1/me/footsteps", body: body)))
+    }
+
+    /// The places as GeoJSON (a FeatureCollection of Points with `firstVisit` and `lastVisit`), for a map view.
+    public func footstepsGeoJSON() async throws -> Data {
+        try expectSuccess(try await send("GET", "/v1/me/footsteps.json"))
+    }
+
+    /// Forgets every place at once.
+    public func clearFootsteps() async throws {
+        _ = try expectSuccess(try await send("DELETE", "/v1/me/footsteps"))
+    }
+
     /// Signs this phone out: its token is revoked and its streams end.
     public func signOut() async throws {
         _ = try expectSuccess(try await send("DELETE", "/v1/me/session"))

@@ -119,6 +119,12 @@ final class EventConnection: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
+    /// A `live-started` event's data.
+    private struct LiveStart: Decodable {
+        let id: String
+        let until: Date
+    }
+
     static func event(_ name: String, _ data: String) -> FriendEvent? {
         let bytes = Data(data.utf8)
         let decoder = SnapMapClient.decoder
@@ -127,6 +133,8 @@ final class EventConnection: NSObject, URLSessionDataDelegate, @unchecked Sendab
         case "appear": return (try? decoder.decode(MapFriend.self, from: bytes)).map(FriendEvent.appear)
         case "move": return (try? decoder.decode(MapFriend.self, from: bytes)).map(FriendEvent.move)
         case "disappear": return (try? decoder.decode([String: String].self, from: bytes))?["id"].map { FriendEvent.disappear(id: $0) }
+        case "live-started": return (try? decoder.decode(LiveStart.self, from: bytes)).map { FriendEvent.liveStarted(id: $0.id, until: $0.until) }
+        case "live-ended": return (try? decoder.decode([String: String].self, from: bytes))?["id"].map { FriendEvent.liveEnded(id: $0) }
         default: return nil
         }
     }

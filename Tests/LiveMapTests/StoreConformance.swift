@@ -101,6 +101,8 @@ enum StoreConformance {
         #expect(try store.removeToken(hash: "h3") == bob && store.removeToken(hash: "h3") == nil)
         #expect(try store.tokenOwner(hash: "h3") == nil)
         try accountsAndStanding(store, ann, bob, cat)
+        try liveShares(store)
+        try footsteps(store)
     }
 
     /// Standing sees a blocker as nobody; removing a person leaves no fact that names them.

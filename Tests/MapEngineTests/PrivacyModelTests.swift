@@ -6,8 +6,9 @@ import Testing
 @testable import MapEngine
 @testable import MapScene
 
-/// A random world built through the service, checked viewer by viewer against a model of the privacy rule
-/// written here, independently of `VisibilityRule`: layouts, taps and zooms show exactly whom the model allows,
+/// A random world built through the service (Live Location shares, pauses and expiries included), checked viewer by
+/// viewer against a model of the privacy rule written here, independently of `VisibilityRule`, at several clock
+/// times: layouts, taps and zooms show exactly whom the model allows,
 /// read from the store, from an in-memory view kept by the changes, and from one loaded from the store after them.
 @Suite("Privacy against an independent model")
 struct PrivacyModelTests {
@@ -17,15 +18,16 @@ struct PrivacyModelTests {
         var ghostUntil: [String: Double] = [:]       // seconds since t0; .infinity = until turned off
         var audience: [String: (mode: String, ids: Set<String>)] = [:]
         var fixAt: [String: Double] = [:]            // seconds since t0
+        var liveUntil: [[String]: Double] = [:]      // [sharer, friend]: seconds since t0, while not paused
 
         func sees(_ viewer: String, _ person: String, at t: Double) -> Bool {
             guard viewer != person, asks.contains([viewer, person]), asks.contains([person, viewer]) else { return false }
             guard !blocks.contains([viewer, person]), !blocks.contains([person, viewer]) else { return false }
+            guard let at = fixAt[person], at > t - 86_400, at <= t + 60 else { return false }
+            if let until = liveUntil[[person, viewer]], t < until { return true }
             if let until = ghostUntil[person], t < until { return false }
             let (mode, ids) = audience[person] ?? ("friends", [])
-            if mode == "friendsExcept" && ids.contains(viewer) || mode == "only" && !ids.contains(viewer) { return false }
-            guard let at = fixAt[person] else { return false }
-            return at > t - 86_400 && at <= t + 60
+            return !(mode == "friendsExcept" && ids.contains(viewer) || mode == "only" && !ids.contains(viewer))
         }
     }
 
@@ -88,6 +90,38 @@ struct PrivacyModelTests {
                 }
             }
         }
+        // Live Location: shares started at several clock times, some paused, some resumed, some stopped; then
+        // friendships end and blocks come, which no share outlives.
+        let durations: [(String, Double)] = [("15m", 900), ("1h", 3600), ("8h", 8 * 3600)]
+        for _ in 0..<300 {
+            let (a, b) = (pick(&random), pick(&random))
+            let (duration, seconds) = durations[Int(random.next() % 3)]
+            let start = -Double(random.next() % 4) * 1200
+            guard (try? live.startLiveShare(PersonID(a), with: b, duration: duration, now: t0.addingTimeInterval(start))) != nil else { continue }
+            #expect(model.asks.contains([a, b]) && model.asks.contains([b, a]), "\(a) shares with \(b) only as friends")
+            model.liveUntil[[a, b]] = start + seconds
+            switch random.next() % 6 {
+            case 0 where start + seconds > 0:
+                try live.pauseLiveShare(PersonID(a), with: b, paused: true, now: t0)
+                model.liveUntil[[a, b]] = nil
+            case 1 where start + seconds > 0:
+                try live.pauseLiveShare(PersonID(a), with: b, paused: true, now: t0)
+                try live.pauseLiveShare(PersonID(a), with: b, paused: false, now: t0)
+            case 2:
+                try live.stopLiveShare(PersonID(a), with: b)
+                model.liveUntil[[a, b]] = nil
+            default: break
+            }
+        }
+        for _ in 0..<60 {
+            let (a, b) = (pick(&random), pick(&random))
+            guard a != b else { continue }
+            if random.next() % 2 == 0 {
+                if (try? live.removeFriend(PersonID(a), b)) != nil { model.asks.remove([a, b]); model.asks.remove([b, a]) }
+            } else if (try? live.block(PersonID(a), b)) != nil {
+                model.blocks.insert([a, b]); model.asks.remove([a, b]); model.asks.remove([b, a])
+            }
+        }
         let loaded = LiveView(store: store)
         try loaded.load()
         let view: LiveView? = reads == .store ? nil : reads == .viewKeptByTheChanges ? kept : loaded
@@ -95,13 +129,15 @@ struct PrivacyModelTests {
         let reader = view.map { LiveMapService(store: $0) } ?? live
         let viewport = try engine.scene.viewport.with(Camera(center: Coordinate(lat: 40.7135, lon: -73.9595), zoom: 13))
         var seenSomeone = 0
-        let times: [Double] = [0, 2 * 3600, 4 * 3600, 25 * 3600]
+        let times: [Double] = [0, 600, 2 * 3600, 4 * 3600, 25 * 3600]
         for t in times {
             let now = t0.addingTimeInterval(t)
             for viewer in ids {
                 let friends = try reader.friends(of: PersonID(viewer), at: now)
                 let expected = Set(ids.filter { model.sees(viewer, $0, at: t) })
                 #expect(Set(friends.map(\.id)) == expected, "\(viewer) at +\(t / 3600) h")
+                let live = Set(friends.filter { $0.liveUntil != nil }.map(\.id))
+                #expect(live == Set(expected.filter { model.liveUntil[[$0, viewer]].map { t < $0 } ?? false }), "\(viewer)'s live friends at +\(t / 3600) h")
                 seenSomeone += expected.isEmpty ? 0 : 1
                 let layout = try engine.layout(viewport, friends: friends, now: now)
                 #expect(Set(layout.pins.map(\.id)).isSubset(of: expected))

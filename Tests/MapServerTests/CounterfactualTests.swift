@@ -7,7 +7,8 @@ import MapServer
 import Testing
 
 /// The attacker's model: what a person may not see changes no byte they receive. For each change a friend can make
-/// (block, unfriend, Ghost Mode, an audience without the viewer, a fix turning 24 hours old, deleting the account),
+/// (block, unfriend, Ghost Mode, an audience without the viewer, a fix turning 24 hours old, deleting the account; in
+/// Ghost Mode, a Live Location share with the viewer paused, stopped or run to its end, or one with someone else),
 /// every map answer the viewer gets in a random world is compared, byte for byte (status, headers, body), with the
 /// same answer in that world where the friend never existed; so is the friend list, where the change ends the
 /// friendship (a friend who hides is still a friend). The API runs in process on a fixed clock.
@@ -72,7 +73,7 @@ struct CounterfactualTests {
         return Answer(status: response.status, head: response.contentType + "; " + headers, body: response.body)
     }
 
-    static let changes = ["block", "unfriend", "ghost", "audience", "expiry", "delete"]
+    static let changes = ["block", "unfriend", "ghost", "audience", "expiry", "delete", "livePaused", "liveStopped", "liveEnded", "liveToAnother"]
 
     /// A server clock the test moves.
     final class Clock: @unchecked Sendable {
@@ -120,6 +121,18 @@ struct CounterfactualTests {
             try changed.updateLocation(jordan, fix: LocationFix(lat: 40.7141, lon: -73.9685, accuracyMeters: 8, takenAt: now.addingTimeInterval(-86340)), now: now)
             #expect(try changed.visibleFriend(jordan, of: sam, at: now) != nil, "Jordan shows until his fix turns 24 hours old")
             clock.advance(120)
+        case "livePaused", "liveStopped", "liveEnded", "liveToAnother":
+            try changed.setSharing(jordan, ghost: "untilOff", audience: nil, now: now)
+            let other = try #require(try changed.relations(of: jordan).first { $0.status == .friends && $0.person.id != sam }?.person.id.rawValue)
+            let to = change == "liveToAnother" ? other : "samriv"
+            try changed.startLiveShare(jordan, with: to, duration: "15m", now: now)
+            #expect(try changed.visibleFriend(jordan, of: PersonID(to), at: now)?.liveUntil != nil, "the share shows Jordan, in Ghost Mode, to \(to)")
+            switch change {
+            case "livePaused": try changed.pauseLiveShare(jordan, with: to, paused: true, now: now)
+            case "liveStopped": try changed.stopLiveShare(jordan, with: to)
+            case "liveEnded": clock.advance(900)
+            default: break
+            }
         default:
             // The glow changes in epochs, a deletion too: from the next one on, Jordan's Snaps are gone.
             try changed.removePerson("jordan")

@@ -111,6 +111,8 @@ struct LayoutAnswersTests {
                     try world.move(1, by: writer, at: world.clock.now.addingTimeInterval(Double(step)), step: step)
                 }),
                 ("sharing: Ghost Mode", { _ = try writer.setSharing(PersonID(trusted: "f2"), ghost: "untilOff", audience: nil, now: world.clock.now) }),
+                ("a live share with the viewer", { try writer.startLiveShare(PersonID(trusted: "f2"), with: "viewer", duration: "1h", now: world.clock.now) }),
+                ("the live share paused", { try writer.pauseLiveShare(PersonID(trusted: "f2"), with: "viewer", paused: true, now: world.clock.now) }),
                 ("sharing: audience", { _ = try writer.setSharing(PersonID(trusted: "f3"), ghost: nil, audience: ("friendsExcept", ["viewer"]), now: world.clock.now) }),
                 ("a block", { try writer.block(PersonID(trusted: "f4"), "viewer") }),
                 ("an unblock and asks again", {
@@ -159,14 +161,18 @@ struct LayoutAnswersTests {
         #expect(answers.answer(key, stamp: 8, at: Self.t0) == nil)
     }
 
-    @Test func aGhostTimerAndAFixExpiryGiveAFreshAnswerAtTheirInstant() throws {
+    @Test func aGhostTimerAFixExpiryAndALiveShareEndingGiveAFreshAnswerAtTheirInstant() throws {
         let world = try World()
         let t0 = Self.t0
         for index in 0..<3 { try world.friend(index, by: world.here, at: index == 1 ? t0.addingTimeInterval(-30) : t0) }
         // A Ghost timer set at t0 + 20 s ends three hours later, 20 s past that minute; f1's fix, taken at t0 + 10 s,
         // expires 24 hours later, 10 s past its minute (t0 is 40 s past a minute).
         _ = try world.here.setSharing(PersonID(trusted: "f2"), ghost: "3h", audience: nil, now: t0.addingTimeInterval(-20))
-        for (what, instant) in [("a Ghost timer ending", t0.addingTimeInterval(3 * 3600 - 20)), ("a fix expiring", t0.addingTimeInterval(24 * 3600 - 30))] {
+        // f0, in Ghost Mode, shares live with the viewer for an hour from t0 − 15 s: it ends 25 s past a minute.
+        _ = try world.here.setSharing(PersonID(trusted: "f0"), ghost: "untilOff", audience: nil, now: t0)
+        try world.here.startLiveShare(PersonID(trusted: "f0"), with: "viewer", duration: "1h", now: t0.addingTimeInterval(-15))
+        for (what, instant) in [("a live share ending", t0.addingTimeInterval(3600 - 15)), ("a Ghost timer ending", t0.addingTimeInterval(3 * 3600 - 20)),
+                                ("a fix expiring", t0.addingTimeInterval(24 * 3600 - 30))] {
             world.clock.set(instant.addingTimeInterval(-2))
             world.compare("before \(what)")
             world.requireKept("before \(what)")

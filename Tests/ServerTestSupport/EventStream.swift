@@ -55,6 +55,12 @@ public final class EventStream: @unchecked Sendable {
         wait(timeout) { text, _ in done(text) }
     }
 
+    /// Waits until `marker` has arrived `count` times (true), or the stream ends or `timeout` seconds pass (false).
+    @discardableResult
+    public func read(until marker: String, count: Int, timeout: Double = 30) -> Bool {
+        wait(timeout) { text, _ in text.components(separatedBy: marker).count - 1 >= count }
+    }
+
     /// Waits until the server ends the stream (true) or `timeout` seconds pass (false).
     public func waitForEnd(timeout: Double) -> Bool {
         wait(timeout) { _, ended in ended }

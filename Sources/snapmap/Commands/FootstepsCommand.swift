@@ -1,0 +1,34 @@
+import Foundation
+import LiveMap
+
+/// `snapmap footsteps on|off|show|clear ID`: a person's Footsteps as the operator sees and changes them.
+let footstepsCommand = Command(
+    name: "footsteps",
+    summary: "a person's Footsteps (their private history of places): on ID, off ID, show ID (a place a line), clear ID",
+    usage: "footsteps on|off|show|clear ID  [--db PATH]",
+    options: [LiveOptions.database, LiveOptions.store, DataLocator.option],
+    positional: "ACTION ID"
+) { options in
+    let arguments = try options.positionals()
+    guard arguments.count == 2, ["on", "off", "show", "clear"].contains(arguments[0]) else {
+        throw UsageError(description: "expected on ID, off ID, show ID or clear ID")
+    }
+    let (_, _, live, _) = try LiveOptions.live(options)
+    let person: PersonID
+    do {
+        person = try live.person(arguments[1]).id
+    } catch LiveMapError.notFound(let id) {
+        throw UnknownPerson(id: id)
+    }
+    let dates = ISO8601DateFormatter()
+    switch arguments[0] {
+    case "on", "off":
+        try live.setFootsteps(person, on: arguments[0] == "on")
+        return "\(person) keeps Footsteps: \(arguments[0])"
+    case "clear":
+        return "cleared \(try live.clearFootsteps(person)) places of \(person)"
+    default:
+        return try live.footsteps(of: person).map { "\(dates.string(from: $0.firstVisit))\t\(dates.string(from: $0.lastVisit))\t\($0.coordinate.lat),\($0.coordinate.lon)" }
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GeoCore
+import LiveMap
+import MapEngine
+import MapServer
+import ServerTestSupport
+import Testing
+
+/// Footsteps over HTTP: only their owner reads them, and clearing is at once.
+@Suite("Footsteps over HTTP", .serialized)
+struct FootstepsHTTPTests {
+    private func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    private func body(_ object: [String: Any]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test func onlyTheOwnerReadsTheirPlacesAndClearingIsAtOnce() async throws {
+        let server = try ServerFixture.shared.get()
+        try server.operate("users", "add", "fsa", "--name", "Fsa Test")
+        let token = try server.operate("users", "token", "fsa")
+        #expect(try json(try await server.fetch("/v1/me/footsteps", token: token).2)["on"] as? Bool == false, "off for a new person")
+        let bad = try await server.fetch("/v1/me/footsteps", method: "PUT", body: body(["on": "yes"]), token: token)
+        let badError = try json(bad.2)
+        #expect(bad.0 == 400 && badError["field"] as? String == "on")
+        let on = try await server.fetch("/v1/me/footsteps", method: "PUT", body: body(["on": true]), token: token)
+        let onAnswer = try json(on.2)
+        #expect(on.0 == 200 && onAnswer["on"] as? Bool == true)
+        // Times before the scene's capture, where the demo server's clock starts: in its past, within the day.
+        let start = ISO8601DateFormatter().date(from: "2026-11-29T18:00:00Z")!.addingTimeInterval(-3000)
+        let walk: [(Double, Double, Double)] = [(40.7100, -73.9600, 0), (40.7101, -73.9600, 60), (40.7150, -73.9600, 120), (40.7150, -73.9601, 2000)]
+        for (lat, lon, seconds) in walk {
+            let at = ISO8601DateFormatter().string(from: start.addingTimeInterval(seconds))
+            let put = try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": lat, "lon": lon, "accuracyMeters": 5, "at": at]), token: token)
+            #expect(put.0 == 204)
+        }
+        let answer = try await server.fetch("/v1/me/footsteps.json", token: token)
+        #expect(answer.0 == 200 && answer.1["content-type"] == "application/geo+json" && answer.1["cache-control"] == "private, no-store")
+        // Python's json module reads what was written: the FeatureCollection's points, in [lon, lat] order.
+        let python = try TestProcess.run(program: "python3", ["-c", """
+            import json,sys
+            d=json.load(sys.stdin)
+            assert d["type"]=="FeatureCollection"
+            for f in d["features"]:
+                assert f["type"]=="Feature" and f["geometry"]["type"]=="Point"
+                print(f["geometry"]["coordinates"][1], f["geometry"]["coordinates"][0], f["properties"]["firstVisit"] <= f["properties"]["lastVisit"])
+            """], input: answer.2)
+        #expect(python.output.split(separator: "\n") == ["40.71 -73.96 True", "40.715 -73.96 True", "40.715 -73.9601 True"], "\(python.errorOutput)")
+        #expect((try json(try await server.fetch("/v1/me/footsteps.json").2)["features"] as? [Any])?.isEmpty == true, "Sam's are his own: none")
+        #expect(try await server.fetch("/v1/me/footsteps", method: "DELETE", token: token).0 == 204)
+        #expect((try json(try await server.fetch("/v1/me/footsteps.json", token: token).2)["features"] as? [Any])?.isEmpty == true, "cleared at once")
+        #expect(try server.operate("footsteps", "show", "fsa").isEmpty)
+        #expect(try await server.fetch("/v1/me/footsteps.json", method: "POST", token: token).0 == 405)
+    }
+}
+
+/// The attacker's view of Footsteps, in the counterfactual suite (one test at a time: its two engines are shared, and
+/// a test beside it changing their glow or filling their render pools would make the worlds differ by more than
+/// Jordan's Footsteps).
+extension CounterfactualTests {
+    /// Two worlds alike but for Jordan keeping Footsteps while he walks: every map answer Sam gets (but the fly-to, the
+    /// same frames again and the heaviest render here: under load it met the render bound), Jordan's own, and the
+    /// public tiles and glow are byte for byte the same (status, headers, body).
+    @Test func aPersonsFootstepsChangeNoByteAnyoneElseReceives() throws {
+        let (engine, control) = try Self.engines.get()
+        let (keeping, not) = (try Self.world(engine, seed: 29), try Self.world(control, seed: 29))
+        let now = engine.scene.capturedAt
+        let (apiKeeping, apiNot) = (try MapAPI(engine: engine, live: keeping, clock: { now }), try MapAPI(engine: control, live: not, clock: { now }))
+        let jordan = try PersonID("jordan")
+        try keeping.setFootsteps(jordan, on: true)
+        for step in 0..<8 {
+            let fix = try LocationFix(lat: 40.7120 + Double(step) * 0.0008, lon: -73.9650, accuracyMeters: 6, takenAt: now.addingTimeInterval(Double(step * 5 - 50)))
+            for world in [keeping, not] { try world.updateLocation(jordan, fix: fix, now: now) }
+        }
+        #expect(try keeping.footsteps(of: jordan).count > 3 && not.footsteps(of: jordan).isEmpty, "only one world kept them")
+        let jordansOwn: [(String, [String: String])] = [("layout.json", [:]), ("frame.png", [:]), ("hit", ["at": "150,330"])]
+        for (id, name, requests) in [("samriv", "Sam", Self.requests.filter { $0.0 != "fly.png" } + [("friends", [:])]), ("jordan", "Jordan", jordansOwn)] {
+            let (token, controlToken) = (try keeping.mintToken(for: id), try not.mintToken(for: id))
+            for (path, query) in requests {
+                let (seen, other) = (Self.answer(apiKeeping, path, query, token: token), Self.answer(apiNot, path, query, token: controlToken))
+                #expect(seen == other, "\(name): \(path) \(query): \(seen) against \(other)")
+            }
+        }
+        for path in ["/tiles/14/4826/6157.png", "/heat/14/4826/6157.png", "/heat/15/9652/12314.png", "/tiles/14/4826/6157.mvt"] {
+            let (seen, other) = (Self.publicAnswer(apiKeeping, path), Self.publicAnswer(apiNot, path))
+            #expect(seen.status == 200 && seen.status == other.status && seen.body == other.body && seen.headers.map { "\($0)" } == other.headers.map { "\($0)" }, "\(path)")
+        }
+    }
+
+    /// A public answer, waited for when it is made on the render pool.
+    static func publicAnswer(_ api: MapAPI, _ path: String) -> HTTPResponse {
+        let response = api.handle(HTTPRequest(method: "GET", path: path, host: "127.0.0.1"))
+        guard let produce = response.deferred else { return response }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var final = response
+        produce(DeferredReply { answer in
+            final = answer
+            done.signal()
+        })
+        done.wait()
+        return final
+    }
+}
