@@ -5,6 +5,8 @@ public enum LiveMapError: Error, Equatable, CustomStringConvertible, Sendable {
     case invalid(field: String, message: String)
     /// No such person, or one the caller may not know about: the two answer alike (404).
     case notFound(id: String)
+    /// No live share of the caller's to `id` is running: unknown, blocked, not a friend or none, alike (404).
+    case noLiveShare(id: String)
     /// The change conflicts with the current state, such as adding an id that exists (409).
     case conflict(message: String)
     /// The store could not do its job (503: try again).
@@ -14,6 +16,7 @@ public enum LiveMapError: Error, Equatable, CustomStringConvertible, Sendable {
         switch self {
         case .invalid(let field, let message): return "\(field): \(message)"
         case .notFound(let id): return "no person \"\(id)\" among your friends and requests"
+        case .noLiveShare(let id): return "you have no live share with \"\(id)\" running"
         case .conflict(let message): return message
         case .unavailable(let message): return "the live store is unavailable: \(message)"
         }

@@ -17,12 +17,12 @@ extension LiveMapService {
     }
 
     /// Pauses or resumes `me`'s share with `other` (its end stays where it was); one that has ended, or none, is
-    /// `notFound`.
+    /// `noLiveShare`.
     @discardableResult
     public func pauseLiveShare(_ me: PersonID, with other: String, paused: Bool, now: Date) throws -> LiveShare {
         let otherID = try PersonID(other, field: "id")
         guard let share = try store.liveShares(of: me).first(where: { $0.from == me && $0.to == otherID && now < $0.until }) else {
-            throw LiveMapError.notFound(id: other)
+            throw LiveMapError.noLiveShare(id: other)
         }
         let changed = share.with(paused: paused)
         try store.setLiveShare(changed)
@@ -30,10 +30,10 @@ extension LiveMapService {
         return changed
     }
 
-    /// Stops `me`'s share with `other`; none is `notFound`.
+    /// Stops `me`'s share with `other`; none is `noLiveShare`.
     public func stopLiveShare(_ me: PersonID, with other: String) throws {
         let otherID = try PersonID(other, field: "id")
-        guard try store.removeLiveShare(from: me, to: otherID) else { throw LiveMapError.notFound(id: other) }
+        guard try store.removeLiveShare(from: me, to: otherID) else { throw LiveMapError.noLiveShare(id: other) }
         notify(.pair(me, otherID))
     }
 

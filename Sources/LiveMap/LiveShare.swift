@@ -21,8 +21,9 @@ public struct LiveShare: Hashable, Sendable {
         self.paused = paused
     }
 
-    /// Whether the share shows its sharer at `now`: not paused, and `now` before its end.
-    public func isRunning(at now: Date) -> Bool { !paused && now < until }
+    /// Whether the share shows its sharer at `now`: not paused, started (a share made at a clock ahead of the
+    /// server's waits for it), and `now` before its end.
+    public func isRunning(at now: Date) -> Bool { !paused && startedAt <= now && now < until }
 
     /// The share paused or resumed.
     public func with(paused: Bool) -> LiveShare {

@@ -58,13 +58,13 @@ public enum VisibilityRule {
 
     /// The first instant after `now` at which `isVisible`, or whether a visible person shows as live, changes while
     /// the facts stay as they are (a Ghost timer ending, a fix coming into or leaving its window, a live share
-    /// ending); nil when only a write can change it. Both change by time only at those instants, so the first of
+    /// starting or ending); nil when only a write can change it. Both change by time only at those instants, so the first of
     /// them that flips one is the answer.
     public static func nextChange(_ facts: VisibilityFacts, after now: Date) -> Date? {
         guard let fix = facts.fix else { return nil }
         var instants = [fix.takenAt.addingTimeInterval(maxFixAge), fix.takenAt.addingTimeInterval(-maxFixLead)]
         if case .timed(_, let until) = facts.settings.ghost { instants.append(until) }
-        if let live = facts.live { instants.append(live.until) }
+        if let live = facts.live { instants += [live.startedAt, live.until] }
         func shown(_ t: Date) -> (Bool, Bool) {
             let visible = isVisible(facts, at: t)
             return (visible, visible && isLive(facts, at: t))

@@ -62,10 +62,10 @@ extension MapAPI {
             return try Self.encoded(LiveShareAnswer(live.startLiveShare(me, with: body.friend, duration: body.duration, now: clock())), status: 200, headers: headers)
         case ("PATCH", 2):
             let body = try JSONBody.decode(LiveSharePause.self, from: request.body)
-            let friend = parts[1].removingPercentEncoding ?? parts[1]
+            let friend = parts[1]
             return try Self.encoded(LiveShareAnswer(live.pauseLiveShare(me, with: friend, paused: body.paused, now: clock())), status: 200, headers: headers)
         default:
-            try live.stopLiveShare(me, with: parts[1].removingPercentEncoding ?? parts[1])
+            try live.stopLiveShare(me, with: parts[1])
             return HTTPResponse(status: 204, contentType: "application/json", body: [])
         }
     }

@@ -132,6 +132,7 @@ public final class MapAPI: Sendable {
             switch error {
             case .invalid(let field, _): return json(400, ["error": error.description, "field": field])
             case .notFound: return json(404, ["error": error.description])
+            case .noLiveShare: return json(404, ["error": error.description, "parameter": "id"])
             case .conflict: return json(409, ["error": error.description])
             case .unavailable: return json(503, ["error": "the live store is unavailable; try again"], headers: [("Retry-After", "1")])
             }

@@ -82,16 +82,16 @@ struct LiveShareTests {
         #expect(try live.liveShares(of: bob, at: Self.t0) == [started], "the friend sees it listed")
         let paused = try live.pauseLiveShare(ann, with: "bob", paused: true, now: Self.t0.addingTimeInterval(60))
         #expect(paused == started.with(paused: true), "pausing keeps the end")
-        #expect(throws: LiveMapError.notFound(id: "ann"), "only the sharer changes a share") {
+        #expect(throws: LiveMapError.noLiveShare(id: "ann"), "only the sharer changes a share") {
             try live.pauseLiveShare(bob, with: "ann", paused: false, now: Self.t0)
         }
         #expect(try live.pauseLiveShare(ann, with: "bob", paused: false, now: Self.t0.addingTimeInterval(120)) == started)
-        #expect(throws: LiveMapError.notFound(id: "bob"), "an ended share cannot be resumed") {
+        #expect(throws: LiveMapError.noLiveShare(id: "bob"), "an ended share cannot be resumed") {
             try live.pauseLiveShare(ann, with: "bob", paused: false, now: Self.t0.addingTimeInterval(900))
         }
         #expect(try live.liveShares(of: bob, at: Self.t0.addingTimeInterval(900)).isEmpty, "an ended share is not listed")
         try live.stopLiveShare(ann, with: "bob")
-        #expect(throws: LiveMapError.notFound(id: "bob")) { try live.stopLiveShare(ann, with: "bob") }
+        #expect(throws: LiveMapError.noLiveShare(id: "bob")) { try live.stopLiveShare(ann, with: "bob") }
 
         try live.startLiveShare(ann, with: "bob", duration: "8h", now: Self.t0)
         try live.startLiveShare(bob, with: "ann", duration: "1h", now: Self.t0)

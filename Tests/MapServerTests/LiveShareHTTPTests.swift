@@ -105,7 +105,14 @@ struct LiveShareHTTPTests {
         let patch = try await server.fetch("/v1/me/live-shares/lsb", method: "PATCH", body: body(["paused": "yes"]), token: a)
         let patchError = try json(patch.2)
         #expect(patch.0 == 400 && patchError["field"] as? String == "paused")
-        #expect(try await server.fetch("/v1/me/live-shares/lsb", method: "PATCH", body: body(["paused": true]), token: a).0 == 404, "no share running")
+        // A friend with no share running, a blocker and an unknown id answer alike, naming the path's id.
+        let none = try await server.fetch("/v1/me/live-shares/lsb", method: "PATCH", body: body(["paused": true]), token: a)
+        let noneError = try json(none.2)
+        #expect(none.0 == 404 && noneError["parameter"] as? String == "id", "no share running")
+        let noneBlocker = try await server.fetch("/v1/me/live-shares/lsc", method: "DELETE", token: a)
+        let noneUnknown = try await server.fetch("/v1/me/live-shares/lsd", method: "DELETE", token: a)
+        #expect(noneBlocker.0 == 404 && String(decoding: noneBlocker.2, as: UTF8.self).replacingOccurrences(of: "lsc", with: "lsd") == String(decoding: noneUnknown.2, as: UTF8.self))
+        #expect(try await server.fetch("/v1/me/live-shares/lsb%00x", method: "DELETE", token: a).0 == 400, "an encoded NUL is refused, not cut")
         #expect(try await server.fetch("/v1/me/live-shares/lsb", method: "PUT", token: a).0 == 405)
     }
 }

@@ -23,15 +23,11 @@ let liveShareCommand = Command(
             return line(try live.startLiveShare(live.person(arguments[1]).id, with: arguments[2], duration: options.required("for"), now: now))
         case ("pause", 3), ("resume", 3), ("stop", 3):
             let (from, to) = (try live.person(arguments[1]).id, try live.person(arguments[2]).id)
-            do {
-                if arguments[0] == "stop" {
-                    try live.stopLiveShare(from, with: to.rawValue)
-                    return "\(from) no longer shares live with \(to)"
-                }
-                return line(try live.pauseLiveShare(from, with: to.rawValue, paused: arguments[0] == "pause", now: now))
-            } catch LiveMapError.notFound {
-                throw UsageError(description: "\(from) has no live share with \(to) running")
+            if arguments[0] == "stop" {
+                try live.stopLiveShare(from, with: to.rawValue)
+                return "\(from) no longer shares live with \(to)"
             }
+            return line(try live.pauseLiveShare(from, with: to.rawValue, paused: arguments[0] == "pause", now: now))
         case ("list", 2):
             return try live.liveShares(of: live.person(arguments[1]).id, at: now).map(line).joined(separator: "\n")
         default:
