@@ -20,6 +20,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("view", ViewBenchmark.run),
     ("streams", StreamsBenchmark.run),
     ("redis", RedisBenchmark.run),
+    ("freshness", FreshnessBenchmark.run),
     ("routing", RoutingBenchmark.run),
     ("matching", MatchingBenchmark.run),
 ]
