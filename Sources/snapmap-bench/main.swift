@@ -18,6 +18,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("serve", ServeBenchmark.run),
     ("live", LiveBenchmark.run),
     ("view", ViewBenchmark.run),
+    ("viewmemory", ViewMemoryBenchmark.run),
     ("streams", StreamsBenchmark.run),
     ("redis", RedisBenchmark.run),
     ("freshness", FreshnessBenchmark.run),
