@@ -184,7 +184,8 @@ extension RedisStoreTests {
 
 extension RedisStoreTests {
     /// Moves through one replica show in the other's view (what its layouts read) within 100 ms, timed on threads
-    /// of this test (no task of the cooperative pool), from the move's sending to the first read showing it.
+    /// of this test (no task of the cooperative pool), from the move's sending to the first read showing it; no
+    /// read asked more than the staleness bound after a move was acknowledged lacks it.
     @Test func movesThroughOneReplicaShowInTheOthersViewWithin100Milliseconds() throws {
         let local = try RedisClusterFixture.shared.get()
         try local.flush()
@@ -200,12 +201,18 @@ extension RedisStoreTests {
         try writer.live.setSharing(mover, ghost: "off", audience: nil, now: start)
         try reader.waitUntilHeard()
         var delays: [Double] = []
+        var staleAfterTheBound = 0
         for step in 1...100 {
             let taken = start.addingTimeInterval(Double(step) / 1000)
             let sent = DispatchTime.now().uptimeNanoseconds
             #expect(try writer.live.updateLocation(mover, fix: LocationFix(lat: 40.70 + Double(step) / 100_000, lon: -73.95, accuracyMeters: 5, takenAt: taken), now: taken))
-            while try reader.live.visibleFriend(mover, of: watcher, at: taken).map({ Self.milliseconds($0.fix) }) != Self.milliseconds(taken) {
-                guard DispatchTime.now().uptimeNanoseconds - sent < 2_000_000_000 else { break }
+            let acknowledged = DispatchTime.now().uptimeNanoseconds
+            while true {
+                let asked = DispatchTime.now().uptimeNanoseconds
+                if try reader.live.visibleFriend(mover, of: watcher, at: taken).map({ Self.milliseconds($0.fix) }) == Self.milliseconds(taken) { break }
+                // A read asked more than the bound after the move was acknowledged must show it.
+                if Double(asked - acknowledged) / 1e9 > LiveView.stalenessBound { staleAfterTheBound += 1 }
+                guard asked - sent < 5_000_000_000 else { break }
                 usleep(200)
             }
             delays.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9)
@@ -213,9 +220,9 @@ extension RedisStoreTests {
         delays.sort()
         #expect(reader.view.isCurrent, "the reader answered from its view")
         // p99 within 100 ms is the freshness bench's to show (this runs beside the whole suite on shared cores):
-        // here half within it, and every one within the staleness bound.
+        // here half within it, and no read later than the staleness bound without the move.
         let figures = "p50 \(delays[49]) s, p90 \(delays[89]) s, p99 \(delays[98]) s, largest \(delays[99]) s"
-        #expect(delays[49] <= 0.1 && delays[99] <= LiveView.stalenessBound, "\(figures)")
+        #expect(delays[49] <= 0.1 && staleAfterTheBound == 0, "\(figures); \(staleAfterTheBound) reads after the bound without the move")
     }
 }
 
