@@ -55,7 +55,10 @@ extension LiveView {
             defer { refreshLock.unlock() }
             stateLock.write { state = next }
             loading = false
-            for change in appliedWhileLoading { apply(change) }
+            // Each change once, at its last place: re-reading one gives the store's state now, so only the order of a
+            // removal against the re-reads of the same person matters.
+            var seen = Set<LiveChange>()
+            for change in appliedWhileLoading.reversed().filter({ seen.insert($0).inserted }).reversed() { apply(change) }
             appliedWhileLoading = []
             // A load asked for since this one started (a resync, a change that could not be re-read) follows it.
             let current = requestLock.withLock { loadRequests } <= loadsCover
