@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The pixel, geometry and routing kernels are compiled optimized in debug builds too: unoptimized, their inner
+/// loops (blending, coverage, blur, the glow's density) run 10–20× slower and the test servers' frames dominated `make test`.
+let kernels: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "snapmap",
     platforms: [.macOS(.v14)],
@@ -30,14 +34,14 @@ let package = Package(
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
-        .target(name: "Parallel"),
-        .target(name: "GeoCore", dependencies: ["CProj", "Parallel"]),
-        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CMalloc", "CZlib", "Parallel"]),
-        .target(name: "BaseMap", dependencies: ["GeoCore", "Raster"]),
-        .target(name: "VectorTiles", dependencies: ["GeoCore", "Raster", "BaseMap", "CZlib"]),
-        .target(name: "HeatMap", dependencies: ["GeoCore", "Raster", "Parallel"]),
-        .target(name: "PinLayout", dependencies: ["GeoCore"]),
-        .target(name: "Routing", dependencies: ["GeoCore", "BaseMap"]),
+        .target(name: "Parallel", swiftSettings: kernels),
+        .target(name: "GeoCore", dependencies: ["CProj", "Parallel"], swiftSettings: kernels),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CMalloc", "CZlib", "Parallel"], swiftSettings: kernels),
+        .target(name: "BaseMap", dependencies: ["GeoCore", "Raster"], swiftSettings: kernels),
+        .target(name: "VectorTiles", dependencies: ["GeoCore", "Raster", "BaseMap", "CZlib"], swiftSettings: kernels),
+        .target(name: "HeatMap", dependencies: ["GeoCore", "Raster", "Parallel"], swiftSettings: kernels),
+        .target(name: "PinLayout", dependencies: ["GeoCore"], swiftSettings: kernels),
+        .target(name: "Routing", dependencies: ["GeoCore", "BaseMap"], swiftSettings: kernels),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         .target(name: "LiveMap", dependencies: ["GeoCore", "SQLiteKit", "CCrypto"]),
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),

@@ -194,7 +194,7 @@ struct RenderPressureTests {
         let results = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
             for index in 0..<frameCount {
                 group.addTask {
-                    var request = URLRequest(url: URL(string: server.base.absoluteString + "/v1/me/frame.png?zoom=\(13 + Double(index) / Double(frameCount) * 4)&scale=1")!)
+                    var request = URLRequest(url: URL(string: server.base.absoluteString + "/v1/me/frame.png?zoom=\(13 + Double(index) / Double(frameCount) * 4)&size=2000x2000&scale=2")!)
                     request.setValue("Bearer " + tokens[index % people], forHTTPHeaderField: "Authorization")
                     request.timeoutInterval = 600
                     let (_, response) = try await session.data(for: request)

@@ -10,9 +10,6 @@ import Testing
 /// fly-to or a large frame whose client has gone stops drawing (they once ran to their end, and filled the pool).
 @Suite("The render pool is shared fairly")
 struct RenderFairnessTests {
-    /// A small fly-to (fast even in a debug build) of Sam's to Jordan at 60 frames a second.
-    static let fly = "/v1/me/fly.png?friend=jordan&fps=60&size=240x400&scale=1"
-
     /// The access log's lines for `path` with `status`, and their durations in milliseconds.
     static func logged(_ log: URL, _ path: String, status: Int) -> [Double] {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -33,8 +30,9 @@ struct RenderFairnessTests {
         return nil
     }
 
-    /// A fly-to, and a frame large enough to be drawn band by band (the still frames of the largest sizes take longest).
-    @Test(arguments: [Self.fly, "/v1/me/frame.png?size=3000x3000&scale=1&zoom=15"])
+    /// The phone-sized fly-to at 60 frames a second, and the largest frame (64 million pixels, drawn band by band):
+    /// the longest renders there are (seconds each), so the client leaves long before the end.
+    @Test(arguments: ["/v1/me/fly.png?friend=jordan&fps=60", "/v1/me/frame.png?size=4000x4000&scale=2&zoom=15"])
     func aRenderWhoseClientLeftStopsDrawing(path: String) async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-fairness-\(UUID().uuidString).log")
         let server = try ServerFixture(log: log)
@@ -70,7 +68,7 @@ struct RenderFairnessTests {
             return (http.statusCode, http.value(forHTTPHeaderField: "Retry-After"))
         }
         let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
-            for index in 0..<asked { group.addTask { try await ask("/v1/me/frame.png?size=800x800&scale=2&zoom=\(14 + Double(index) / 10)", token: server.token) } }
+            for index in 0..<asked { group.addTask { try await ask("/v1/me/frame.png?size=2000x2000&scale=2&zoom=\(14 + Double(index) / 10)", token: server.token) } }
             // Another person's frame, asked while Sam's frames hold their places, is drawn.
             group.addTask { (try await ask("/v1/me/frame.png?size=200x200&scale=1", token: jordan).0, "jordan") }
             return try await group.reduce(into: []) { $0.append($1) }
