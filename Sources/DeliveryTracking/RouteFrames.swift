@@ -80,10 +80,13 @@ public final class DeliveryTracker: Sendable {
     public let engine: MapEngine
     private let loadedRoutes: LoadedOnUse<RouteCatalog>
     private let loadedTrackingMap: LoadedOnUse<BaseMapRenderer>
+    private let loadedOverlay: LoadedOnUse<TrackingOverlayStyle>
     /// The seed's routes (`doordash/routes.json`).
     public var routes: RouteCatalog { get throws { try loadedRoutes.value() } }
     /// The base map in the tracking style.
     public var trackingMap: BaseMapRenderer { get throws { try loadedTrackingMap.value() } }
+    /// The marks drawn over a live order's snapshot.
+    public var overlay: TrackingOverlayStyle { get throws { try loadedOverlay.value() } }
 
     /// A tracker drawing `engine`'s base map data in the tracking style; nothing is read until first asked for.
     public init(engine: MapEngine) {
@@ -91,25 +94,42 @@ public final class DeliveryTracker: Sendable {
         let (paths, store, labelFont) = (engine.paths, engine.baseMap.store, engine.labelFont)
         loadedRoutes = LoadedOnUse { try RouteCatalog.load(dataDirectory: paths.dataDirectory) }
         loadedTrackingMap = LoadedOnUse { BaseMapRenderer(store: store, style: try MapStyle.load(paths.trackingStyleFile), labelFont: labelFont) }
+        loadedOverlay = LoadedOnUse { try TrackingOverlayStyle.load(dataDirectory: paths.dataDirectory) }
     }
 
     /// Frames a route between the status bar and the sheet: every point inside the free area minus the margins,
     /// at the largest zoom that fits (capped at 18).
     public func frame(_ route: DeliveryRoute, options: RouteFrameOptions) throws -> RouteFrame {
-        let insets = EdgeInsets(top: options.statusBar, left: 0, bottom: (options.size.height * options.sheet).rounded(), right: 0)
-        let base = try Viewport(center: route.coordinates[0], zoom: 14, size: options.size, scale: options.scale, insets: insets)
-        let camera = try base.camera(fitting: route.coordinates, padding: EdgeInsets(all: options.margin), maxZoom: RouteFrameOptions.maxZoom)
-        let viewport = try base.with(camera)
-        return RouteFrame(route: route.name, store: route.store, lengthMeters: route.length, camera: camera, size: options.size,
-                          scale: options.scale, insets: insets, margin: options.margin, freeRect: viewport.freeRect,
+        let viewport = try Self.fit(route.coordinates, options: options)
+        return RouteFrame(route: route.name, store: route.store, lengthMeters: route.length, camera: viewport.camera, size: options.size,
+                          scale: options.scale, insets: viewport.insets, margin: options.margin, freeRect: viewport.freeRect,
                           points: try route.coordinates.map { coordinate throws(GeoError) in try viewport.point(for: coordinate) },
                           home: try viewport.point(for: route.coordinates[route.coordinates.count - 1]),
                           storePoint: try viewport.point(for: route.storeCoordinate))
     }
 
+    /// The viewport that frames `coordinates` (at least one) between the status bar and the sheet, `margin` inside
+    /// what they leave, at the largest zoom that fits (capped at 18).
+    static func fit(_ coordinates: [Coordinate], options: RouteFrameOptions) throws(GeoError) -> Viewport {
+        let insets = EdgeInsets(top: options.statusBar, left: 0, bottom: (options.size.height * options.sheet).rounded(), right: 0)
+        let base = try Viewport(center: coordinates[0], zoom: 14, size: options.size, scale: options.scale, insets: insets)
+        return try base.with(base.camera(fitting: coordinates, padding: EdgeInsets(all: options.margin), maxZoom: RouteFrameOptions.maxZoom))
+    }
+
     /// The snapshot of a framed route in the tracking style (the base map only; the app draws the rest).
     public func renderTrackingMap(_ frame: RouteFrame) throws -> Canvas {
-        let viewport = try frame.viewport()
+        try snapshot(frame.viewport())
+    }
+
+    /// A live order's tracking frame: the snapshot at the layout's camera with the line, the pins and the Dasher
+    /// drawn over it as the delivery app draws them.
+    public func renderTracking(_ layout: TrackingLayout) throws -> Canvas {
+        let canvas = try snapshot(layout.viewport())
+        try overlay.draw(layout, on: canvas)
+        return canvas
+    }
+
+    private func snapshot(_ viewport: Viewport) throws -> Canvas {
         try engine.checkFrame(viewport)
         let view = MapView(viewport: viewport)
         let map = try trackingMap

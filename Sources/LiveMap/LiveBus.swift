@@ -4,8 +4,21 @@ import Foundation
 public enum LiveBusMessage: Hashable, Sendable {
     case change(LiveChange)
     case snap(PublicSnap)
+    /// An order was placed or moved: its customer's streams are told of it as it now is.
+    case order(OrderNotice)
     /// Messages may have been lost (a reconnect, a log pruned past a listener): re-evaluate everything.
     case resync
+}
+
+/// Which order changed, and whose streams hear of it (the order itself is read back from the store).
+public struct OrderNotice: Hashable, Sendable {
+    public let order: String
+    public let customer: PersonID
+
+    public init(order: String, customer: PersonID) {
+        self.order = order
+        self.customer = customer
+    }
 }
 
 /// Carries changes between snapmap replicas that share a store, so that a move received by one reaches the
@@ -22,11 +35,12 @@ extension LiveMapService {
     public func attach(_ bus: any LiveBus) {
         busHolder.set(bus)
         let view = store as? LiveView
-        bus.listen { [observers, snapObservers, resyncObservers] message in
+        bus.listen { [observers, snapObservers, orderObservers, resyncObservers] message in
             view?.hear(message)
             switch message {
             case .change(let change): observers.send(change)
             case .snap(let snap): snapObservers.send(snap)
+            case .order(let notice): orderObservers.send(notice)
             case .resync: resyncObservers.send(())
             }
         }
@@ -35,6 +49,11 @@ extension LiveMapService {
 }
 
 extension LiveMapService {
+    /// Calls `observer` with each order another process placed or moved (its own orders it tells itself).
+    public func observeOrders(_ observer: @escaping @Sendable (OrderNotice) -> Void) {
+        orderObservers.add(observer)
+    }
+
     /// Calls `observer` when the bus may have lost messages, so that what was derived from them is re-read.
     public func observeResync(_ observer: @escaping @Sendable () -> Void) {
         resyncObservers.add { _ in observer() }

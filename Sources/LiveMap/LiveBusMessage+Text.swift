@@ -10,6 +10,7 @@ extension LiveBusMessage {
         case .change(.person(let id)), .change(.sessions(let id)), .change(.removed(let id)): return id.rawValue
         case .change(.pair(let first, _)): return first.rawValue
         case .snap(let snap): return snap.person.rawValue
+        case .order(let notice): return notice.customer.rawValue
         case .resync: return ""
         }
     }
@@ -22,6 +23,7 @@ extension LiveBusMessage {
         case .change(.removed(let id)): return "r|\(id.rawValue)"
         case .snap(let snap):
             return "s|\(snap.person.rawValue)|\(snap.coordinate.lat)|\(snap.coordinate.lon)|\(Int((snap.takenAt.timeIntervalSince1970 * 1000).rounded()))"
+        case .order(let notice): return "o|\(notice.customer.rawValue)|\(notice.order)"
         case .resync: return "x"
         }
     }
@@ -35,6 +37,7 @@ extension LiveBusMessage {
         case ("t", 2): guard let a = id(1) else { return nil }; self = .change(.sessions(a))
         case ("r", 2): guard let a = id(1) else { return nil }; self = .change(.removed(a))
         case ("x", 1): self = .resync
+        case ("o", 3): guard let customer = id(1), (try? PersonID(parts[2])) != nil else { return nil }; self = .order(OrderNotice(order: parts[2], customer: customer))
         case ("s", 5):
             guard let person = id(1), let lat = Double(parts[2]), let lon = Double(parts[3]), let ms = Int(parts[4]),
                   let coordinate = try? Coordinate(lat: lat, lon: lon),

@@ -30,6 +30,7 @@ public final class LiveMapService: Sendable {
     public let store: any LiveStore
     let observers = ObserverList<LiveChange>()
     let snapObservers = ObserverList<PublicSnap>()
+    let orderObservers = ObserverList<OrderNotice>()
     let resyncObservers = ObserverList<Void>()
     let busHolder = BusHolder()
 

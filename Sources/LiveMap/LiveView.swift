@@ -163,7 +163,7 @@ public final class LiveView: @unchecked Sendable {
         case .change where !stateLock.read({ loaded }): try? load()
         case .change(let change): refresh(change)
         case .resync: try? load()
-        case .snap: break
+        case .snap, .order: break
         }
     }
 

@@ -15,8 +15,8 @@ extension SQLiteLiveStore {
         CREATE INDEX orders_by_dasher ON orders (dasher_row);
         """
 
-    /// Adds `order`; false when its id is taken (nothing changes). An unknown customer or Dasher is `notFound`
-    /// naming them, and adds nothing.
+    /// Adds `order`, telling the change log (other processes tell its customer's streams); false when its id is
+    /// taken (nothing changes). An unknown customer or Dasher is `notFound` naming them, and adds nothing.
     public func addOrder(_ order: OrderRecord) throws -> Bool {
         let row: [SQLiteDatabase.Value] = [.text(order.id), .text(order.storeName), .text(order.customer.rawValue), .text(order.dasher.rawValue),
                                            .text(Self.json(order.items)), .real(order.from.lat), .real(order.from.lon), .real(order.to.lat),
@@ -25,9 +25,11 @@ extension SQLiteLiveStore {
             for person in [order.customer, order.dasher] where try database.query("SELECT 1 FROM people WHERE id = ?", [.text(person.rawValue)]).isEmpty {
                 throw LiveMapError.notFound(id: person.rawValue)
             }
-            return try database.change("""
+            guard try database.change("""
                 INSERT OR IGNORE INTO orders VALUES (?1, ?2, \(SQLiteSchema.row(3)), \(SQLiteSchema.row(4)), ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                """, row) == 1
+                """, row) == 1 else { return false }
+            try self.log(database, .order(OrderNotice(order: order.id, customer: order.customer)))
+            return true
         }
     }
 
@@ -50,11 +52,14 @@ extension SQLiteLiveStore {
     }
 
     /// Writes `order`'s state and entry times if the stored order is still in state `expected` (so two
-    /// writers never both move it from one state); false, changing nothing, when it is not (or is gone).
+    /// writers never both move it from one state), telling the change log; false, changing nothing, when it is
+    /// not (or is gone).
     public func updateOrder(_ order: OrderRecord, expecting expected: String) throws -> Bool {
         let row: [SQLiteDatabase.Value] = [.text(order.state), .text(Self.json(Self.milliseconds(order.entered))), .text(order.id), .text(expected)]
         return try write { database in
-            try database.change("UPDATE orders SET state = ?1, entered = ?2 WHERE id = ?3 AND state = ?4", row) == 1
+            guard try database.change("UPDATE orders SET state = ?1, entered = ?2 WHERE id = ?3 AND state = ?4", row) == 1 else { return false }
+            try self.log(database, .order(OrderNotice(order: order.id, customer: order.customer)))
+            return true
         }
     }
 

@@ -2,18 +2,15 @@ import DeliveryTracking
 import Foundation
 import GeoCore
 import MapEngine
+import Orders
 
 extension RequestParameters {
     /// `route` (cut to `last-meters` when given) and the framing: `size`, `scale`, `sheet`, `margin`.
     public func route(in catalog: RouteCatalog) throws -> (DeliveryRoute, RouteFrameOptions) {
-        var size = ScreenSize(width: 393, height: 852)
-        if let text = try string("size") {
-            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadParameter(name: prefix + "size", message: error.reason) }
-        }
+        let screen = try trackingScreen()
         let options: RouteFrameOptions
         do {
-            options = try RouteFrameOptions(size: size, scale: number("scale", in: Viewport.scaleRange) ?? 3,
-                                            sheet: number("sheet", in: RouteFrameOptions.sheetRange) ?? 0.52,
+            options = try RouteFrameOptions(size: screen.size, scale: screen.scale, sheet: screen.sheet,
                                             margin: number("margin", in: RouteFrameOptions.marginRange)
                                                 ?? (values["last-meters"] == nil ? RouteFrameOptions.routeMargin : RouteFrameOptions.lastStretchMargin))
         } catch let error as GeoError {
@@ -29,6 +26,25 @@ extension RequestParameters {
             do { route = try route.last(metres) } catch { throw BadParameter(name: prefix + "last-meters", message: error.reason) }
         }
         return (route, options)
+    }
+
+    /// A live order's tracking screen: `size` (393x852 pt), `scale` (3) and the `sheet`'s share of the height (0.52).
+    public func trackingScreen() throws(BadParameter) -> (size: ScreenSize, scale: Double, sheet: Double) {
+        var size = ScreenSize(width: 393, height: 852)
+        if let text = try string("size") {
+            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadParameter(name: prefix + "size", message: error.reason) }
+        }
+        return (size, try number("scale", in: Viewport.scaleRange) ?? 3, try number("sheet", in: RouteFrameOptions.sheetRange) ?? 0.52)
+    }
+
+    /// `map` laid out on the tracking screen the query asks for; a screen that leaves no room names `size`.
+    public func trackingLayout(_ map: CustomerMap) throws -> TrackingLayout {
+        let screen = try trackingScreen()
+        do {
+            return try TrackingLayout(map, size: screen.size, scale: screen.scale, sheet: screen.sheet)
+        } catch let error as GeoError {
+            throw BadParameter(name: prefix + error.field, message: error.reason)
+        }
     }
 
     /// `progress` (0…1), or `at-seconds` with `drive-seconds`.

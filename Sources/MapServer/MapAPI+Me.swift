@@ -53,6 +53,9 @@ extension MapAPI {
         case ("GET", "events") where parts.count == 1: return try eventStream(me, tokenHash: session.tokenHash)
         case ("GET", "orders") where parts.count == 2, ("HEAD", "orders") where parts.count == 2: return try getOrder(me, parts[1])
         case ("POST", "orders") where parts.count == 3 && ["pickup", "dropoff"].contains(parts[2]): return try moveOrder(me, parts[1], parts[2])
+        case ("GET", "orders") where parts.count == 3 && Self.trackingAnswers.contains(parts[2]),
+             ("HEAD", "orders") where parts.count == 3 && Self.trackingAnswers.contains(parts[2]):
+            return try tracking(me, parts[1], parts[2], request)
         case ("GET", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]), ("HEAD", _) where parts.count == 1 && Self.mapAnswers.contains(parts[0]):
             return try map(me, request, answer: parts[0])
         default:
@@ -74,7 +77,7 @@ extension MapAPI {
     static let meRoutes: [String: String] = [
         "location": "PUT", "snaps": "POST", "sharing": "GET, HEAD, PUT", "friends": "GET, HEAD", "friends/{id}": "POST, DELETE",
         "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE", "orders/{id}": "GET, HEAD", "orders/{id}/pickup": "POST",
-        "orders/{id}/dropoff": "POST",
+        "orders/{id}/dropoff": "POST", "orders/{id}/layout.json": "GET, HEAD", "orders/{id}/frame.png": "GET, HEAD",
         "live-shares": "GET, HEAD, POST", "live-shares/{id}": "PATCH, DELETE", "footsteps": "GET, HEAD, PUT, DELETE", "footsteps.json": "GET, HEAD",
     ].merging(mapAnswers.map { ($0, "GET, HEAD") }) { first, _ in first }
 

@@ -29,6 +29,20 @@ extension MapAPI {
         return drives
     }
 
+    /// Orders placed or moved by another process (the operator's `orders …`, a second server on the same file),
+    /// heard through the store's change log, reach their customer's streams as this server's own moves do, and a
+    /// finished order's drive is forgotten here too.
+    static func followOrders(live: LiveMapService, drives: LiveDrives?, events: EventHub, clock: @escaping @Sendable () -> Date) {
+        guard let store = live.sqliteStore else { return }
+        let book = OrderBook(store: store)
+        live.observeOrders { notice in
+            guard let id = try? OrderID(notice.order), let order = try? book.order(id)?.order else { return }
+            if order.state.isFinal { drives?.end(order.id) }
+            guard let body = try? encoded(OrderView(order, drives?.view(of: order, at: clock()))) else { return }
+            events.orderChanged(String(decoding: body, as: UTF8.self), for: order.customer)
+        }
+    }
+
     /// A fix `me` sent, taken into the drive of each order they are driving; its customer's streams are told.
     /// The fix is already kept, so what goes wrong there costs the customer one update, not the Dasher their 204.
     static func dasherMoved(_ me: PersonID, _ fix: LocationFix, at now: Date, drives: LiveDrives?, events: EventHub) {

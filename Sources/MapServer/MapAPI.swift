@@ -45,7 +45,7 @@ public final class MapAPI: Sendable {
     let writeLimiter = RateLimiter(rate: 5, burst: 30)
     /// Public Snaps a person may post: 4 a second, bursts of 20.
     let snapLimiter = RateLimiter(rate: 4, burst: 20)
-    /// The base map's data (its cache file), and the delivery routes' data and style, for the tags of answers drawn from them.
+    /// The base map's data (its cache file), and the delivery routes' data and styles, for the tags of answers drawn from them.
     let baseMapData: String
     let routeData: String
     /// Stands for the code in every tag, and for the label font the glyphs, labels and cards are drawn with: a release
@@ -68,6 +68,7 @@ public final class MapAPI: Sendable {
         self.clock = clock
         events = EventHub(live: live, clock: clock)
         drives = Self.drives(engine: engine, live: live)
+        Self.followOrders(live: live, drives: drives, events: events, clock: clock)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine.glow.aggregate, live: live, clock: clock)
@@ -89,7 +90,8 @@ public final class MapAPI: Sendable {
             }
         }
         baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
-        let routeFiles = [engine.paths.trackingStyleFile, engine.paths.dataDirectory.appendingPathComponent(RouteCatalog.file)]
+        let routeFiles = [engine.paths.trackingStyleFile, engine.paths.dataDirectory.appendingPathComponent(RouteCatalog.file),
+                          engine.paths.dataDirectory.appendingPathComponent(TrackingOverlayStyle.file)]
         routeData = EntityTag.of([Self.code, baseMapData] + routeFiles.map(Self.fingerprint))
     }
 

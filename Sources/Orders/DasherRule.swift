@@ -10,6 +10,11 @@ public enum DasherRule {
         viewer == order.customer && viewer != order.dasher && order.state.isDriving
     }
 
+    /// Whether `viewer` gets the order's tracking map (its customer only; the Dasher has their own navigation).
+    public static func tracks(_ viewer: PersonID, _ order: Order) -> Bool {
+        viewer == order.customer
+    }
+
     /// Whether `viewer` may read the order at all (its customer or its Dasher); anyone else gets the answer an
     /// unknown order gets.
     public static func mayRead(_ viewer: PersonID, _ order: Order) -> Bool {

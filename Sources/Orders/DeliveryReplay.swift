@@ -13,16 +13,22 @@ public struct CustomerView: Sendable, Equatable, Codable {
     public let arrives: String?
 }
 
+/// One moment of a replayed order: what its customer receives, and their tracking map.
+public struct ReplayMoment: Sendable, Equatable {
+    public let view: CustomerView
+    public let map: CustomerMap
+}
+
 /// A scripted order replayed through the same code a live order goes through (`Order`, `DasherRule`,
 /// `DriveTracker`): placed at `start`, confirmed a minute later, picked up at six minutes, then a simulated Dasher
 /// (seeded: a fix every 5 s, accuracy 10 m, 2% jumps) drives the fastest route to home; "nearby" when the tracker
-/// says a quarter is left, dropped off 5 s after the last fix. The same inputs give the same views.
+/// says a quarter is left, dropped off 5 s after the last fix. The same inputs give the same views and maps.
 public enum DeliveryReplay {
     /// "Arrives h:mm" is read on New York's clock, where the map is.
     public static let timeZone = TimeZone(identifier: "America/New_York")!
 
-    /// The customer's views of `order` from `start` to drop-off, the Dasher simulated with `seed`.
-    public static func run(router: Router, order: Order, from store: Coordinate, to home: Coordinate, start: Date, seed: UInt64) throws -> [CustomerView] {
+    /// The customer's views and maps of `order` from `start` to drop-off, the Dasher simulated with `seed`.
+    public static func run(router: Router, order: Order, from store: Coordinate, to home: Coordinate, start: Date, seed: UInt64) throws -> [ReplayMoment] {
         var order = order
         var search = RouteSearch(nodeCount: router.graph.nodeCount)
         var matcher = MapMatcher(router: router)
@@ -30,24 +36,27 @@ public enum DeliveryReplay {
                                          to: try router.position(of: home, field: "home"), search: &search) else {
             throw RoutingError(field: "home", message: "cannot be reached by street from the store")
         }
-        var views = [view(order, tracker, at: start)]
+        func moment(_ at: Date) -> ReplayMoment {
+            ReplayMoment(view: view(order, tracker, at: at), map: CustomerMap(StoredOrder(order, from: store, to: home), planned: tracker.planned, tracker: tracker))
+        }
+        var moments = [moment(start)]
         try order.apply(.confirm, at: start.addingTimeInterval(60))
-        views.append(view(order, tracker, at: start.addingTimeInterval(60)))
+        moments.append(moment(start.addingTimeInterval(60)))
         let pickup = start.addingTimeInterval(360)
         try order.apply(.pickup, at: pickup)
-        views.append(view(order, tracker, at: pickup))
+        moments.append(moment(pickup))
         var random = SplitMix64(seed: seed)
         let drive = SimulatedDrive(route: tracker.planned, router: router, interval: 5, accuracy: 10, jumpChance: 0.02, random: &random)
         for fix in drive.fixes {
             let now = pickup.addingTimeInterval(fix.time)
             guard tracker.add(fix, matcher: &matcher, search: &search) else { continue }
             if order.state == .heading && tracker.isNearby { try order.apply(.nearby, at: now) }
-            views.append(view(order, tracker, at: now))
+            moments.append(moment(now))
         }
         let dropoff = pickup.addingTimeInterval((drive.fixes.last?.time ?? 0) + 5)
         try order.apply(.dropoff, at: dropoff)
-        views.append(view(order, tracker, at: dropoff))
-        return views
+        moments.append(moment(dropoff))
+        return moments
     }
 
     /// The customer's view of `order` at `now`: the Dasher's part only as `DasherRule` allows.

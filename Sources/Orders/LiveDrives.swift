@@ -53,6 +53,19 @@ public final class LiveDrives: @unchecked Sendable {
         return DeliveryReplay.view(order, tracker, at: now)
     }
 
+    /// The tracking map the customer of `stored` sees now: the drive being tracked, or before the Dasher's first
+    /// fix the drive as planned (the street network is built here if no fix needed it yet). Throws only when
+    /// the network cannot be built; an order whose ends no street connects has a map without a route.
+    public func map(of stored: StoredOrder) throws -> CustomerMap {
+        let (router, tracker) = try lock.withLock {
+            let router = try self.router ?? makeRouter()
+            self.router = router
+            return (router, drives[stored.order.id]?.tracker)
+        }
+        if let tracker { return CustomerMap(stored, planned: tracker.planned, tracker: tracker) }
+        return CustomerMap(stored, planned: try? router.route(from: stored.from, to: stored.to), tracker: nil)
+    }
+
     /// Forgets the drive of a delivered or cancelled order.
     public func end(_ id: OrderID) {
         lock.withLock { drives[id] = nil }

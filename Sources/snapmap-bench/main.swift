@@ -22,6 +22,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("redis", RedisBenchmark.run),
     ("routing", RoutingBenchmark.run),
     ("matching", MatchingBenchmark.run),
+    ("delivery", DeliveryBenchmark.run),
     ("footsteps", FootstepsBenchmark.run),
 ]
 // As `snapmap` does: its in-process renders take the same allocator settings.

@@ -49,6 +49,12 @@ public final class EventStream: @unchecked Sendable {
         wait(timeout) { text, _ in text.contains(marker) }
     }
 
+    /// Waits until the text delivered so far satisfies `done` (true), or the stream ends or `timeout` seconds pass (false).
+    @discardableResult
+    public func read(timeout: Double = 30, until done: (String) -> Bool) -> Bool {
+        wait(timeout) { text, _ in done(text) }
+    }
+
     /// Waits until `marker` has arrived `count` times (true), or the stream ends or `timeout` seconds pass (false).
     @discardableResult
     public func read(until marker: String, count: Int, timeout: Double = 30) -> Bool {

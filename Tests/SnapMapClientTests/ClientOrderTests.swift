@@ -20,6 +20,21 @@ struct ClientOrderTests {
         let preparing = try await customer.order("client-1")
         #expect(preparing.state == "preparing" && preparing.store == "Lucia's" && preparing.items == ["Margherita pie", "Garlic knots"])
         #expect(Set(preparing.entered.keys) == ["confirming", "preparing"] && preparing.dasher == nil)
+        // The customer's tracking map: the planned drive framed above the sheet, kept while nothing moved; the
+        // Dasher's phone and anyone else are told it does not exist.
+        let tracking = try await customer.trackingLayout("client-1")
+        #expect(tracking.value.state == "preparing" && tracking.value.framing == "route" && tracking.value.line.count >= 2 && tracking.value.dasher == nil)
+        #expect(try await customer.trackingLayout("client-1").notModified)
+        let frame = try await customer.trackingFrame("client-1", size: "390x844", scale: 2)
+        #expect(frame.value.starts(with: [0x89, 0x50, 0x4E, 0x47]) && frame.tag != nil)
+        for attempt in [{ _ = try await dasher.trackingLayout("client-1") }, { _ = try await stranger.trackingFrame("client-1") }] as [@Sendable () async throws -> Void] {
+            do {
+                try await attempt()
+                Issue.record("a tracking map someone may not have was answered")
+            } catch let error as SnapMapError {
+                guard case .notFound = error else { Issue.record("\(error)"); continue }
+            }
+        }
         let picked = try await dasher.pickUp("client-1")
         #expect(picked.state == "heading" && picked.dasher == nil, "the Dasher is never shown their own position here")
         #expect(try await customer.order("client-1").state == "heading")

@@ -44,6 +44,8 @@ extension CLITests {
         let lines = try result.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(lines.first?["state"] as? String == "confirming" && lines.last?["state"] as? String == "complete")
         #expect(lines.contains { $0["state"] as? String == "nearby" && $0["dasher"] != nil && ($0["arrives"] as? String)?.hasPrefix("Arrives ") == true })
+        let framings = lines.compactMap { ($0["map"] as? [String: Any])?["framing"] as? String }
+        #expect(framings.count == lines.count && framings.first == "route" && framings.contains("lastStretch"), "each moment's tracking layout")
         let unknown = try run("demo-delivery", "--order", "nowhere")
         #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderr.contains("--order"))
     }

@@ -3,8 +3,10 @@ import DeliveryTracking
 import Foundation
 import GeoCore
 import LiveMap
+import MapEngine
 import MapScene
 import Orders
+import Raster
 import Routing
 
 /// The street network the order commands route on: the base map's streets at the speeds of `Data/routing/speeds.json`.
@@ -47,11 +49,13 @@ let ordersCommand = Command(
 /// `snapmap demo-delivery`: one of the seed's orders replayed through the live order's code, as JSON lines.
 let demoDeliveryCommand = Command(
     name: "demo-delivery",
-    summary: "replay a seed order (lucias, sakura) through the order's life and a simulated Dasher: what its customer receives, a JSON line per moment",
-    usage: "demo-delivery [--order lucias|sakura] [--seed N] [--data DIR]",
+    summary: "replay a seed order (lucias, sakura) through the order's life and a simulated Dasher: what its customer receives, a JSON line per moment "
+        + "with the tracking map's layout (`map`), and with --frames its tracking frames",
+    usage: "demo-delivery [--order lucias|sakura] [--seed N] [--frames DIR] [--data DIR]",
     options: [
         .value("order", "NAME", "a route of Data/doordash/routes.json whose store the order comes from (default lucias)"),
         .value("seed", "N", "the simulated Dasher's seed, 0…2^63 (default 30)"),
+        .value("frames", "DIR", "also write each moment's tracking frame, as the server draws it for the customer, to DIR/NNN.png"),
         DataLocator.option,
     ]
 ) { options in
@@ -67,10 +71,32 @@ let demoDeliveryCommand = Command(
     let start = Date(timeIntervalSince1970: 1_780_698_600)  // 2026-06-05 18:30 in New York: a fixed demo clock
     let order = try Order(id: OrderID("demo-\(name)"), storeName: seedRoute.store, customer: PersonID("samriv"), dasher: PersonID("marcus"),
                           items: ["Margherita pie"], at: start)
-    let views = try DeliveryReplay.run(router: try StreetNetwork.router(data: data), order: order, from: seedRoute.storeCoordinate,
-                                       to: catalog.home, start: start, seed: seed)
+    let moments = try DeliveryReplay.run(router: try StreetNetwork.router(data: data), order: order, from: seedRoute.storeCoordinate,
+                                         to: catalog.home, start: start, seed: seed)
+    let layouts = try moments.map { try TrackingLayout($0.map, size: ScreenSize(width: 393, height: 852), scale: 3, sheet: 0.52) }
+    if let directory = options.value("frames") {
+        let tracker = DeliveryTracker(engine: try MapEngine(paths: DataPaths(dataDirectory: data)))
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (index, layout) in layouts.enumerated() {
+            try Data(PNGCodec.encode(tracker.renderTracking(layout))).write(to: URL(fileURLWithPath: directory).appendingPathComponent(String(format: "%03d.png", index)))
+        }
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    return try views.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined(separator: "\n")
+    return try zip(moments, layouts).map { String(decoding: try encoder.encode(DemoLine(view: $0.view, map: $1)), as: UTF8.self) }.joined(separator: "\n")
+}
+
+/// A line of `demo-delivery`: what the customer receives, and their tracking map's layout under `map`.
+private struct DemoLine: Encodable {
+    let view: CustomerView
+    let map: TrackingLayout
+
+    private enum CodingKeys: String, CodingKey { case map }
+
+    func encode(to encoder: any Encoder) throws {
+        try view.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(map, forKey: .map)
+    }
 }
