@@ -54,37 +54,21 @@ public final class LiveView: @unchecked Sendable {
     var liveness: (any BusLiveness)?
     var followsBus = false
     let stamps = ChangeStamps()
+    /// Loads asked for; (under `loadLock`) the requests the last successful load started after; (under
+    /// `refreshLock`) whether a load is reading, and the changes applied meanwhile, to apply again on what it read.
+    let requestLock = NSLock()
+    var loadRequests: UInt64 = 0
+    let loadLock = NSLock()
+    var loadsCover: UInt64 = 0
+    var loading = false
+    var appliedWhileLoading: [LiveChange] = []
+    let loader = DispatchQueue(label: "snapmap-view-load")
 
     /// A view in front of `store`, empty (answering from the store) until `load`. `monotonic` is the clock the
     /// staleness bound is measured on, nanoseconds (tests move it by hand).
     public init(store: any LiveStore, monotonic: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.store = store
         self.monotonic = monotonic
-    }
-
-    /// Reads every person, their settings, fix and asks from the store (in a few long reads when it can, else a page
-    /// of people at a time, everyone first, then their asks); until it returns, the store answers.
-    public func load() throws {
-        refreshLock.lock()
-        defer { refreshLock.unlock() }
-        stateLock.write { loaded = false }
-        try install((store as? any WholeStoreReading).map(Self.readWhole) ?? readByPages())
-    }
-
-    /// `load` by the store's reads of each person, whatever else the store can do (for tests).
-    func loadByPages() throws {
-        refreshLock.lock()
-        defer { refreshLock.unlock() }
-        try install(readByPages())
-    }
-
-    /// Makes `next` the view, and moves everyone's stamp.
-    private func install(_ next: State) {
-        stateLock.write {
-            state = next
-            loaded = true
-        }
-        stamps.touchAll()
     }
 
     /// The view from a store's whole reads: people, then asks, then blocks.
@@ -147,22 +131,22 @@ public final class LiveView: @unchecked Sendable {
     }
 
     /// Follows `bus`: changes made elsewhere arrive through `hear`, and the view is current only while the bus
-    /// reports that it caught up (a bus that cannot say so leaves every answer to the store). Loads the view.
+    /// reports that it caught up (a bus that cannot say so leaves every answer to the store). Loads the view (in the
+    /// background, again each second, while the store cannot answer).
     public func follow(_ bus: any LiveBus) {
         stateLock.write {
             followsBus = true
             liveness = bus as? BusLiveness
         }
-        try? load()
+        if (try? load()) == nil { loadInBackground() }
     }
 
-    /// Applies a message from another process before anyone is told of it; a view that could not re-read a change
-    /// (and so answers from the store) loads itself whole again instead.
+    /// Applies a message from another process before anyone is told of it. Told to resync, the view loads itself
+    /// whole again in the background, and meanwhile the store answers, so a bus's listener never waits for a load.
     public func hear(_ message: LiveBusMessage) {
         switch message {
-        case .change where !stateLock.read({ loaded }): try? load()
         case .change(let change): refresh(change)
-        case .resync: try? load()
+        case .resync: loadInBackground()
         case .snap, .order: break
         }
     }
@@ -174,6 +158,13 @@ public final class LiveView: @unchecked Sendable {
         // Those a removal touches are known only before it; stamps move after the change is applied.
         let before = if case .removed = change { touched(by: change) } else { [PersonID]() }
         defer { stamps.touch(before + touched(by: change)) }
+        if loading { appliedWhileLoading.append(change) }
+        apply(change)
+    }
+
+    /// Must hold `refreshLock`. Re-reads what `change` touched into the view; one that cannot be re-read leaves the
+    /// answers to the store until a load in the background succeeds.
+    func apply(_ change: LiveChange) {
         do {
             switch change {
             case .person(let id): try refreshPerson(id)
@@ -183,7 +174,7 @@ public final class LiveView: @unchecked Sendable {
             }
         } catch {
             // What could not be re-read cannot be vouched for: answer from the store until a full load succeeds.
-            stateLock.write { loaded = false }
+            loadInBackground()
             stamps.touchAll()
         }
     }

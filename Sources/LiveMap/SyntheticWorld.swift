@@ -1,12 +1,16 @@
 import Foundation
 import GeoCore
 
-/// Stores that take a whole world at once, without announcing a change (a new store, before any server serves it).
-public protocol BulkLoadingStore: LiveStore {
+/// What takes a whole world at once, without announcing a change: a new store before any server serves it, or a
+/// view built in memory.
+public protocol WorldLoading: AnyObject {
     /// People with their settings, then asks, fixes and token hashes between people already loaded.
     func bulkLoad(people: [(Person, SharingSettings)], asks: [(from: PersonID, to: PersonID, details: FriendDetails)],
                   fixes: [(PersonID, LocationFix)], tokenHashes: [(String, PersonID)]) throws
 }
+
+/// Stores that take a whole world at once.
+public protocol BulkLoadingStore: LiveStore, WorldLoading {}
 
 extension SQLiteLiveStore: BulkLoadingStore {}
 
@@ -47,7 +51,7 @@ public struct SyntheticWorld: Sendable {
     public static func id(_ index: Int) -> PersonID { PersonID(trusted: "p\(index)") }
 
     /// Loads the world into `store`, and `tokens[i]` as a sign-in token of person i (hashes only are stored).
-    public func load(into store: any BulkLoadingStore, tokens: [String]) throws {
+    public func load(into store: any WorldLoading, tokens: [String]) throws {
         var random = SplitMix64(seed: seed)
         var persons: [(Person, SharingSettings)] = []
         var fixes: [(PersonID, LocationFix)] = []

@@ -15,4 +15,9 @@ public enum HeapTuning {
         _ = mallopt(M_MMAP_THRESHOLD, mapThreshold)
         _ = mallopt(M_TRIM_THRESHOLD, trimThreshold)
     }
+
+    /// Gives the heap's free memory back to the system, so that resident memory counts what is held (benchmarks).
+    public static func returnFreeMemory() {
+        _ = malloc_trim(0)
+    }
 }

@@ -1,78 +1,60 @@
 import Foundation
-import GeoCore
 import LiveMap
 
-/// Carries live changes between snapmap replicas through Redis Cluster's sharded pub/sub: messages go out with
-/// `SPUBLISH` on a few channels spread over the shards, and each replica `SSUBSCRIBE`s to all of them, one
-/// listening connection per channel on the master that owns its slot. A listener subscribes again when Redis
-/// unsubscribes it (its slot moved, or its node became a replica), when a redirect or the slot map names another
-/// owner, and when its node stops answering pings (a failover). A replica skips its own messages.
-public final class RedisChangeBus: LiveBus, @unchecked Sendable {
-    public static let channels = (0..<8).map { "{snapmap-events-\($0)}" }
-    /// How long a listener waits in silence before it pings its node and checks that the node still owns the slot.
-    static let checkInterval = 0.5
-    /// How long a ping may go unanswered before the connection counts as dead.
+/// Carries live changes between snapmap replicas through Redis Cluster's sharded pub/sub. The store announces
+/// each change itself, in the pipeline of the write and in each slot it wrote (`RedisLiveStore.write`), so no
+/// change is made without being told and publishing here has nothing left to do. Each replica listens to every
+/// slot's channel, one connection per master for the slots it owns, and pings on it: Redis answers a ping after
+/// every message it published before, so a pong says the node's messages up to the ping are heard
+/// (`caughtUpAt`, the oldest such instant over the masters). A listener subscribes again, and delivers `.resync`
+/// before it counts as caught up, whenever it lost its connection, Redis unsubscribed it (its slots moved, its
+/// node was demoted), its node left a ping unanswered for `pingTimeout`, or the slot map gives it other slots.
+/// A replica skips its own messages.
+public final class RedisChangeBus: LiveBus, BusLiveness, @unchecked Sendable {
+    /// The channel of each slot, by slot: what a write in that slot announces on.
+    public static var channels: [String] { RedisKeys.channels }
+    /// How often a listener pings its node: how far behind a caught-up listener's instant can be.
+    static let pingInterval = 0.05
+    /// How long a ping may go unanswered (while the listener waits on its socket) before the connection counts as dead.
     static let pingTimeout = 2.0
+    /// How often the slot map is compared with the slots listened to.
+    static let checkInterval = 0.25
     /// The first and the longest pause before a listener tries again after a failure.
     static let retryPauses = (first: 0.05, longest: 0.25)
-    /// The longest one channel's messages wait to go out; those that cannot are dropped (the streams' sweep catches up).
-    static let publishBudget = 0.5
-    /// Messages waiting to go out at most; past it new ones are dropped.
-    static let outboxLimit = 10_000
 
-    private let cluster: RedisCluster
-    private let origin = UUID().uuidString
-    private let lock = NSLock()
+    let cluster: RedisCluster
+    let lock = NSLock()
     private var handlers: [@Sendable (LiveBusMessage) -> Void] = []
     private var listening = false
     private var closed = false
-    private var outbox: [[String]] = []
-    private var draining = false
-    private let publisher = DispatchQueue(label: "snapmap-bus-publish")
+    /// Which master each slot is listened to on, and each master's last answered ping (monotonic ns).
+    var heardFrom = [RedisCluster.Node?](repeating: nil, count: RedisCluster.slotCount)
+    var answeredPing: [RedisCluster.Node: UInt64] = [:]
+    /// The masters a listener runs for.
+    var running = Set<RedisCluster.Node>()
+    private var caughtUp: UInt64?
 
     public init(cluster: RedisCluster) {
         self.cluster = cluster
     }
 
-    /// Queues the message and returns: a publisher thread sends what is queued, pipelined per channel, so no
-    /// request waits on the bus, and a channel whose node is down delays none of the others.
-    public func publish(_ message: LiveBusMessage) {
-        let (channel, payload) = encode(message)
-        let start: Bool = lock.withLock {
-            guard outbox.count < Self.outboxLimit else { return false }
-            outbox.append(["SPUBLISH", channel, payload])
-            defer { draining = true }
-            return !draining
-        }
-        if start { publisher.async { self.drain() } }
-    }
+    /// The instant (`DispatchTime` ns) before which every change announced on any master has been delivered here:
+    /// the oldest answered ping, while the slots listened to are the slot map's; nil otherwise.
+    public var caughtUpAt: UInt64? { lock.withLock { caughtUp } }
 
-    private func drain() {
-        while true {
-            let batch: [[String]] = lock.withLock {
-                defer { outbox = [] }
-                if outbox.isEmpty { draining = false }
-                return outbox
-            }
-            guard !batch.isEmpty else { return }
-            for (_, messages) in Dictionary(grouping: batch, by: { $0[1] }).sorted(by: { $0.key < $1.key }) {
-                _ = try? cluster.run(messages, within: Self.publishBudget)
-            }
-        }
-    }
+    /// The store announced the change already (`RedisLiveStore.write`).
+    public func publish(_ message: LiveBusMessage) {}
 
     public func listen(_ handler: @escaping @Sendable (LiveBusMessage) -> Void) {
-        lock.lock()
-        handlers.append(handler)
-        let start = !listening && !closed
-        listening = true
-        lock.unlock()
-        guard start else { return }
-        for channel in Self.channels {
-            let thread = Thread { [self] in self.listenLoop(channel) }
-            thread.name = "snapmap-bus-\(channel)"
-            thread.start()
+        let start: Bool = lock.withLock {
+            handlers.append(handler)
+            defer { listening = true }
+            return !listening && !closed
         }
+        guard start else { return }
+        let thread = Thread { [self] in supervise() }
+        thread.name = "snapmap-bus"
+        thread.start()
     }
 
     /// Stops listening: each listener ends within `checkInterval` (or its current connection attempt).
@@ -80,88 +62,72 @@ public final class RedisChangeBus: LiveBus, @unchecked Sendable {
         lock.withLock { closed = true }
     }
 
-    private var isClosed: Bool { lock.withLock { closed } }
+    var isClosed: Bool { lock.withLock { closed } }
 
-    /// One channel's subscription, made again whenever it is lost, until the bus is closed.
-    private func listenLoop(_ channel: String) {
-        var pause = Self.retryPauses.first
-        var redirect: RedisCluster.Node?
+    /// Starts a listener for every master of the slot map that has none, until the bus is closed.
+    private func supervise() {
         while !isClosed {
-            let outcome = Result { try subscription(channel, at: redirect) }
-            guard !isClosed else { return }
-            switch outcome {
-            case .success(.redirected(let node)) where redirect == nil:
-                // Followed at once, but only once in a row: two nodes that disagree mid-migration pause it.
-                redirect = node
-                continue
-            case .success:
-                pause = Self.retryPauses.first
-            case .failure:
-                pause = min(pause * 2, Self.retryPauses.longest)
-            }
-            redirect = nil
-            Thread.sleep(forTimeInterval: pause)
-            try? cluster.refresh(within: 1)
-        }
-    }
-
-    private enum Ending {
-        /// The subscription ended after it was made (unsubscribed, slot moved, node gone quiet).
-        case lost
-        /// The node said another owns the slot.
-        case redirected(RedisCluster.Node)
-    }
-
-    /// Subscribes to `channel` on `node` (default: its owner in the slot map) and delivers its messages until the
-    /// subscription is lost.
-    private func subscription(_ channel: String, at node: RedisCluster.Node?) throws -> Ending {
-        let node = try node ?? cluster.node(for: channel)
-        let connection = try RedisConnection(host: node.host, port: node.port, timeout: Self.pingTimeout)
-        let answer = try connection.command(["SSUBSCRIBE", channel])
-        if case .error(let message) = answer {
-            guard let redirect = RedisCluster.redirect(message) else { throw RedisFailure(description: "\(node): \(message)") }
-            cluster.route(slot: redirect.slot, to: redirect.node)
-            return .redirected(redirect.node)
-        }
-        var pingSent: Date?
-        var lastCheck = Date()
-        while !isClosed {
-            if let reply = try connection.reply(within: Self.checkInterval) {
-                let items = reply.elements
-                switch items.first?.text?.lowercased() {
-                case "smessage":
-                    if items.count == 3, let payload = items[2].text, let message = decode(payload) { deliver(message) }
-                case "sunsubscribe": return .lost
-                case "pong": pingSent = nil
-                default:
-                    if reply == .status("PONG") { pingSent = nil }
-                    if case .error = reply { return .lost }
+            for node in Set(cluster.map.compactMap { $0 }) {
+                let start: Bool = lock.withLock { running.insert(node).inserted }
+                guard start else { continue }
+                let thread = Thread { [self] in
+                    listenLoop(node)
+                    lock.withLock { _ = running.remove(node) }
                 }
+                thread.name = "snapmap-bus-\(node)"
+                thread.start()
             }
-            let now = Date()
-            guard now.timeIntervalSince(lastCheck) >= Self.checkInterval else { continue }
-            lastCheck = now
-            if let sent = pingSent, now.timeIntervalSince(sent) > Self.pingTimeout { return .lost }
-            if (try? cluster.node(for: channel)) != node { return .lost }
-            if pingSent == nil {
-                try connection.send(["PING"])
-                pingSent = now
-            }
+            recompute()
+            Thread.sleep(forTimeInterval: Self.checkInterval)
         }
-        return .lost
     }
 
-    private func deliver(_ message: LiveBusMessage) {
+    /// Records `node`'s subscription to `slots` (forgetting its answered ping when they changed, since a new slot's
+    /// earlier messages were not heard there).
+    func subscribed(_ node: RedisCluster.Node, slots: [Int]) {
+        lock.withLock {
+            let before = heardFrom.indices.filter { heardFrom[$0] == node }
+            if before != slots { answeredPing[node] = nil }
+            for slot in before { heardFrom[slot] = nil }
+            for slot in slots { heardFrom[slot] = node }
+        }
+        recompute()
+    }
+
+    /// `node` answered a ping sent at `instant`: everything it published before then was delivered.
+    func answered(_ node: RedisCluster.Node, at instant: UInt64) {
+        lock.withLock { answeredPing[node] = instant }
+        recompute()
+    }
+
+    /// Updates `caughtUpAt` from the answered pings and the slot map.
+    func recompute() {
+        let map = cluster.map
+        lock.withLock {
+            guard map == heardFrom else {
+                caughtUp = nil
+                return
+            }
+            var oldest: UInt64?
+            for node in Set(map.compactMap { $0 }) {
+                guard let instant = answeredPing[node] else {
+                    caughtUp = nil
+                    return
+                }
+                oldest = min(oldest ?? instant, instant)
+            }
+            caughtUp = oldest
+        }
+    }
+
+    func deliver(_ message: LiveBusMessage) {
         let current = lock.withLock { handlers }
         for handler in current { handler(message) }
     }
 
-    private func encode(_ message: LiveBusMessage) -> (String, String) {
-        (Self.channels[Int(CRC16.xmodem(message.key.utf8)) % Self.channels.count], origin + "|" + message.text)
-    }
-
-    private func decode(_ payload: String) -> LiveBusMessage? {
-        guard let separator = payload.firstIndex(of: "|"), payload[..<separator] != origin else { return nil }
+    /// The message of an announcement's payload, unless this client made it.
+    func decode(_ payload: String) -> LiveBusMessage? {
+        guard let separator = payload.firstIndex(of: "|"), payload[..<separator] != cluster.origin else { return nil }
         return LiveBusMessage(text: String(payload[payload.index(after: separator)...]))
     }
 }

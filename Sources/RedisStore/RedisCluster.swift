@@ -39,6 +39,8 @@ public final class RedisCluster: @unchecked Sendable {
     private var lastRefresh = Date.distantPast
     private var refreshing = false
     let health = RedisNodeHealth(quarantine: RedisCluster.quarantine)
+    /// What this client's announcements carry, so that a bus on the same client skips its own.
+    public let origin = UUID().uuidString
 
     /// Connects to the cluster through any of `seeds` and reads its slot map.
     public init(seeds: [Node]) throws {

@@ -45,8 +45,13 @@ public final class RedisConnection {
     public let port: Int
     private var context: UnsafeMutablePointer<redisContext>?
 
+    /// hiredis writes with `write`, which raises SIGPIPE on a connection the node closed (a restarted node, a killed
+    /// client): the signal is ignored in this process once a connection is opened, and the write fails instead.
+    private static let brokenPipesIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     /// Connects, waiting at most `timeout` seconds (and as long for each reply, until `setTimeout` changes it).
     public init(host: String, port: Int, timeout: Double = 2) throws(RedisFailure) {
+        Self.brokenPipesIgnored
         self.host = host
         self.port = port
         context = redisConnectWithTimeout(host, Int32(port), Self.interval(timeout))

@@ -23,6 +23,23 @@ enum RedisKeys {
     static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"
+    /// One sharded pub/sub channel per slot (a hash tag found for each slot), so that a write announces its change
+    /// in the slot it wrote, on the node that applied it, right after it.
+    static let channels: [String] = {
+        var found = [String?](repeating: nil, count: RedisCluster.slotCount)
+        var left = RedisCluster.slotCount
+        var counter = 0
+        while left > 0 {
+            let tag = String(counter, radix: 36)
+            let slot = Int(CRC16.xmodem(tag.utf8)) % RedisCluster.slotCount
+            if found[slot] == nil {
+                found[slot] = "{\(tag)}:snapmap-changes"
+                left -= 1
+            }
+            counter += 1
+        }
+        return found.compactMap { $0 }
+    }()
     /// An hour's public Snaps, a set of "person,lat,lon,ms": the same Snap written twice is one.
     static func snaps(hour: Int) -> String { "{snapset:\(hour)}" }
 

@@ -11,7 +11,8 @@ extension RedisLiveStore {
         return Standing(meAsk: replies[2].integer == 1, theyAsk: replies[3].integer == 1, meBlocks: replies[4].integer == 1)
     }
 
-    /// The person's settings and fix once, then each viewer's side of the relation, in one pipeline.
+    /// The person's settings and fix once, then each viewer's side of the relation, in one pipeline. An ask left by
+    /// someone who does not exist (written for an id that was never added, as SQLite's keys refuse) is no viewer.
     public func viewers(of person: PersonID) throws -> [Candidate] {
         let askers = try read([["SMEMBERS", RedisKeys.askedBy(person)]])[0].elements.compactMap(\.text).map(PersonID.init(trusted:)).sorted()
         let own = try read([["HMGET", RedisKeys.person(person)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(person)] + RedisKeys.fixFields])
@@ -20,11 +21,11 @@ extension RedisLiveStore {
         let replies = try read(askers.flatMap { viewer in
             [["HGET", RedisKeys.asks(viewer), person.rawValue], ["HEXISTS", RedisKeys.asks(person), viewer.rawValue],
              ["SISMEMBER", RedisKeys.blocks(person), viewer.rawValue], ["SISMEMBER", RedisKeys.blocks(viewer), person.rawValue],
-             ["HGET", RedisKeys.live(person), viewer.rawValue]]
+             ["HGET", RedisKeys.live(person), viewer.rawValue], ["EXISTS", RedisKeys.person(viewer)]]
         })
         return askers.enumerated().compactMap { index, viewer in
-            let base = 5 * index
-            guard let details = replies[base].text else { return nil }
+            let base = 6 * index
+            guard let details = replies[base].text, replies[base + 5].integer == 1 else { return nil }
             let facts = VisibilityFacts(viewer: viewer, person: person, viewerAsked: true, personAsked: replies[base + 1].integer == 1,
                                         blocked: replies[base + 2].integer == 1 || replies[base + 3].integer == 1, settings: settings, fix: fix,
                                         live: RedisKeys.liveShare(replies[base + 4].text, from: person, to: viewer))
@@ -34,7 +35,7 @@ extension RedisLiveStore {
 
     public func removeToken(hash: String) throws -> PersonID? {
         guard let owner = try read([["GET", RedisKeys.token(hash)]])[0].text.map(PersonID.init(trusted:)) else { return nil }
-        try write([["DEL", RedisKeys.token(hash)], ["SREM", RedisKeys.tokens(owner), hash]])
+        try write([["DEL", RedisKeys.token(hash)], ["SREM", RedisKeys.tokens(owner), hash]], announcing: [.change(.sessions(owner))])
         return owner
     }
 
@@ -57,7 +58,7 @@ extension RedisLiveStore {
         commands += [RedisKeys.person(id), RedisKeys.fix(id), RedisKeys.asks(id), RedisKeys.askedBy(id), RedisKeys.blocks(id),
                      RedisKeys.blockedBy(id), RedisKeys.tokens(id), RedisKeys.live(id), RedisKeys.liveFrom(id), RedisKeys.footsteps(id)].map { ["DEL", $0] }
         commands.append(["ZREM", RedisKeys.people, id.rawValue])
-        try write(commands)
+        try write(commands, announcing: [.change(.removed(id))])
         try removeSnaps(of: id)
         return true
     }

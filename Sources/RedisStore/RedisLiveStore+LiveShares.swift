@@ -2,16 +2,17 @@ import Foundation
 import LiveMap
 
 /// Live Location shares on Redis Cluster: the fact in the sharer's slot (a hash by friend), an index of sharers in
-/// the friend's slot, written index first (as asks are), so a share is never found without its index.
+/// the friend's slot, written index first (as asks are), so a share is never found without its index. Each change is
+/// announced with its last write, so other replicas' views re-read the pair.
 extension RedisLiveStore {
     public func setLiveShare(_ share: LiveShare) throws {
         try write([["SADD", RedisKeys.liveFrom(share.to), share.from.rawValue]])
-        try write([["HSET", RedisKeys.live(share.from), share.to.rawValue, RedisKeys.encode(share)]])
+        try write([["HSET", RedisKeys.live(share.from), share.to.rawValue, RedisKeys.encode(share)]], announcing: [.change(.pair(share.from, share.to))])
     }
 
     public func removeLiveShare(from: PersonID, to: PersonID) throws -> Bool {
         let removed = try write([["HDEL", RedisKeys.live(from), to.rawValue]])[0].integer == 1
-        try write([["SREM", RedisKeys.liveFrom(to), from.rawValue]])
+        try write([["SREM", RedisKeys.liveFrom(to), from.rawValue]], announcing: [.change(.pair(from, to))])
         return removed
     }
 

@@ -7,8 +7,11 @@ extension RedisLiveStore {
     /// How long an hour's Snaps are kept after the hour: the glow's window and a margin.
     static let snapHoursKept = 26
 
+    /// Nobody, for a viewer who does not exist (as on SQLite, whatever asks were written under their id).
     public func candidates(of viewer: PersonID) throws -> [Candidate] {
-        let asked = try read([["HGETALL", RedisKeys.asks(viewer)]])[0].elements
+        let own = try read([["HGETALL", RedisKeys.asks(viewer)], ["EXISTS", RedisKeys.person(viewer)]])
+        guard own[1].integer == 1 else { return [] }
+        let asked = own[0].elements
         var others: [(PersonID, FriendDetails)] = []
         for index in stride(from: 0, to: asked.count - 1, by: 2) {
             guard let id = asked[index].text else { continue }
@@ -18,7 +21,9 @@ extension RedisLiveStore {
     }
 
     public func candidate(viewer: PersonID, person: PersonID) throws -> Candidate? {
-        let mine = try read([["HGET", RedisKeys.asks(viewer), person.rawValue]])[0]
+        let own = try read([["HGET", RedisKeys.asks(viewer), person.rawValue], ["EXISTS", RedisKeys.person(viewer)]])
+        guard own[1].integer == 1 else { return nil }
+        let mine = own[0]
         return try facts(viewer: viewer, others: [(person, mine.text != nil, RedisKeys.details(mine.text))]).first
     }
 
@@ -55,7 +60,12 @@ extension RedisLiveStore {
             guard let left = Self.secondsLeft(hour: hour, now: now) else { return [[String]]() }
             return [["SADD", RedisKeys.snaps(hour: hour)] + entries, ["EXPIRE", RedisKeys.snaps(hour: hour), String(left)]]
         }
-        if !commands.isEmpty { try write(commands) }
+        // Each Snap is announced in its hour's slot, after that hour's set has it.
+        let announcements: [[String]] = snaps.compactMap { snap in
+            let hour = Self.hour(snap.takenAt)
+            return Self.secondsLeft(hour: hour, now: now) == nil ? nil : announcement(.snap(snap), slot: RedisCluster.slot(of: RedisKeys.snaps(hour: hour)))
+        }
+        if !commands.isEmpty { try write(commands + announcements) }
     }
 
     /// The seconds an hour's set of Snaps has left at `now` (the server's): it goes `snapHoursKept` hours after the

@@ -26,18 +26,27 @@ public final class RedisLiveStore: LiveStore {
     }
 
     /// Runs writes that return once a replica has them; a cluster that cannot answer is `unavailable` (503).
+    /// Each of `announcing` is published (`SPUBLISH`) in every slot the writes touch, on that slot's channel, in the
+    /// same pipeline right after that slot's writes: a bus subscribed to the node hears it after they are applied.
     @discardableResult
-    func write(_ commands: [[String]]) throws -> [RedisReply] {
+    func write(_ commands: [[String]], announcing messages: [LiveBusMessage] = []) throws -> [RedisReply] {
+        let slots = Set(commands.map { RedisCluster.slot(of: RedisCluster.routingKey($0)) }).sorted()
+        let announcements = slots.flatMap { slot in messages.map { announcement($0, slot: slot) } }
         let replies: [RedisReply]
         do {
-            replies = try cluster.run(commands, durable: true)
+            replies = try cluster.run(commands + announcements, durable: true)
         } catch {
             throw LiveMapError.unavailable(message: "\(error)")
         }
         if let failure = replies.first(where: { if case .error = $0 { return true } else { return false } }) {
             throw LiveMapError.unavailable(message: "\(failure)")
         }
-        return replies
+        return Array(replies.prefix(commands.count))
+    }
+
+    /// The command that publishes `message` on `slot`'s channel, from this client.
+    func announcement(_ message: LiveBusMessage, slot: Int) -> [String] {
+        ["SPUBLISH", RedisKeys.channels[slot], cluster.origin + "|" + message.text]
     }
 
     func read(_ commands: [[String]]) throws -> [RedisReply] {
@@ -87,15 +96,16 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
-        try write([["SADD", RedisKeys.askedBy(to), from.rawValue]])
-        try write([["HSET", RedisKeys.asks(from), to.rawValue, RedisKeys.encode(details)]])
+        try write([["SADD", RedisKeys.askedBy(to), from.rawValue]], announcing: [.change(.pair(from, to))])
+        try write([["HSET", RedisKeys.asks(from), to.rawValue, RedisKeys.encode(details)]], announcing: [.change(.pair(from, to))])
     }
 
     public func removeAsks(between first: PersonID, and second: PersonID) throws {
         try write([["HDEL", RedisKeys.asks(first), second.rawValue], ["HDEL", RedisKeys.asks(second), first.rawValue],
                    ["SREM", RedisKeys.askedBy(first), second.rawValue], ["SREM", RedisKeys.askedBy(second), first.rawValue],
                    ["HDEL", RedisKeys.live(first), second.rawValue], ["HDEL", RedisKeys.live(second), first.rawValue],
-                   ["SREM", RedisKeys.liveFrom(first), second.rawValue], ["SREM", RedisKeys.liveFrom(second), first.rawValue]])
+                   ["SREM", RedisKeys.liveFrom(first), second.rawValue], ["SREM", RedisKeys.liveFrom(second), first.rawValue]],
+                  announcing: [.change(.pair(first, second))])
     }
 
     public func asks(from: PersonID, to: PersonID) throws -> Bool {
@@ -103,14 +113,14 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func addBlock(by blocker: PersonID, on blocked: PersonID) throws {
-        try write([["SADD", RedisKeys.blockedBy(blocked), blocker.rawValue]])
-        try write([["SADD", RedisKeys.blocks(blocker), blocked.rawValue]])
+        try write([["SADD", RedisKeys.blockedBy(blocked), blocker.rawValue]], announcing: [.change(.pair(blocker, blocked))])
+        try write([["SADD", RedisKeys.blocks(blocker), blocked.rawValue]], announcing: [.change(.pair(blocker, blocked))])
         try removeAsks(between: blocker, and: blocked)
     }
 
     public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {
-        let removed = try write([["SREM", RedisKeys.blocks(blocker), blocked.rawValue]])[0].integer == 1
-        try write([["SREM", RedisKeys.blockedBy(blocked), blocker.rawValue]])
+        let removed = try write([["SREM", RedisKeys.blocks(blocker), blocked.rawValue]], announcing: [.change(.pair(blocker, blocked))])[0].integer == 1
+        try write([["SREM", RedisKeys.blockedBy(blocked), blocker.rawValue]], announcing: [.change(.pair(blocker, blocked))])
         return removed
     }
 
@@ -142,11 +152,11 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func setSharing(_ settings: SharingSettings, of id: PersonID) throws {
-        try write([["HSET", RedisKeys.person(id)] + RedisKeys.values(settings)])
+        try write([["HSET", RedisKeys.person(id)] + RedisKeys.values(settings)], announcing: [.change(.person(id))])
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        let kept = try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)])[0].integer == 1
+        let kept = try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)], announcing: [.change(.person(id))])[0].integer == 1
         if kept { try keepFootstep(fix, of: id) }
         return kept
     }
@@ -166,7 +176,7 @@ public final class RedisLiveStore: LiveStore {
     public func revokeTokens(of id: PersonID) throws -> Int {
         let hashes = try read([["SMEMBERS", RedisKeys.tokens(id)]])[0].elements.compactMap(\.text)
         guard !hashes.isEmpty else { return 0 }
-        try write(hashes.map { ["DEL", RedisKeys.token($0)] } + [["DEL", RedisKeys.tokens(id)]])
+        try write(hashes.map { ["DEL", RedisKeys.token($0)] } + [["DEL", RedisKeys.tokens(id)]], announcing: [.change(.sessions(id))])
         return hashes.count
     }
 }

@@ -30,8 +30,8 @@ enum LiveOptions {
            try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile)), serving == .demo {
             FileHandle.standardError.write(Data("seeded a new demo store\n".utf8))
         }
-        // A server answers the map's reads from its in-memory view (kept current by the change log) unless told not to;
-        // on Redis Cluster the bus cannot say it is current, so the store answers.
+        // A server answers the map's reads from its in-memory view unless told not to, kept current by the change log
+        // (SQLite) or the sharded pub/sub bus (Redis Cluster), each of which says how current it is.
         let viewed = serving != nil && bus is BusLiveness && !options.flag("no-view")
         let service = LiveMapService(store: viewed ? LiveView(store: store) : store)
         if let bus { service.attach(bus) }

@@ -85,8 +85,8 @@ final class WriteTraffic: @unchecked Sendable {
     }
 }
 
-/// Two snapmap replicas in this process (a service and a bus each, on clients of their own) and what the
-/// second one's observers received, with when.
+/// Two snapmap replicas in this process (a service with its view and a bus each, on clients of their own, as
+/// `serve` runs them) and what the second one's observers received, with when.
 final class TwoReplicas: @unchecked Sendable {
     let first: LiveMapService
     let second: LiveMapService
@@ -96,8 +96,8 @@ final class TwoReplicas: @unchecked Sendable {
 
     init(url: String) throws {
         let clusters = try (0..<2).map { _ in try RedisCluster(seeds: RedisCluster.seeds(from: url)) }
-        first = LiveMapService(store: RedisLiveStore(cluster: clusters[0]))
-        second = LiveMapService(store: RedisLiveStore(cluster: clusters[1]))
+        first = LiveMapService(store: LiveView(store: RedisLiveStore(cluster: clusters[0])))
+        second = LiveMapService(store: LiveView(store: RedisLiveStore(cluster: clusters[1])))
         buses = clusters.map { RedisChangeBus(cluster: $0) }
         first.attach(buses[0])
         second.attach(buses[1])
@@ -130,9 +130,10 @@ extension LocalRedisCluster {
     /// How many connections are subscribed to each bus channel on the master that owns it now.
     func busSubscribers() throws -> [Int] {
         let owners = try slotOwners()
-        return try RedisChangeBus.channels.map { channel in
-            let reply = try RedisConnection(host: "127.0.0.1", port: owners[RedisCluster.slot(of: channel)]).command(["PUBSUB", "SHARDNUMSUB", channel])
-            return reply.elements.dropFirst().first?.integer ?? 0
+        return try Set(owners).sorted().flatMap { port in
+            let channels = owners.indices.filter { owners[$0] == port }.map { RedisChangeBus.channels[$0] }
+            let reply = try RedisConnection(host: "127.0.0.1", port: port).command(["PUBSUB", "SHARDNUMSUB"] + channels)
+            return stride(from: 1, to: reply.elements.count, by: 2).map { reply.elements[$0].integer ?? 0 }
         }
     }
 
