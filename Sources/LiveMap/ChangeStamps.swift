@@ -40,17 +40,39 @@ extension LiveView {
         return stamps.stamp(of: viewer)
     }
 
-    /// Must not hold `stateLock`. The people whose answers `change` can alter as the view stands: the person and
-    /// everyone who asked them (whose candidates they are), or both of a pair.
-    func touched(by change: LiveChange) -> [PersonID] {
-        switch change {
-        case .pair(let first, let second): return [first, second]
-        case .sessions(let id): return [id]
-        case .person(let id), .removed(let id):
-            return stateLock.read {
-                guard let slot = state.slots[id] else { return [id] }
-                return [id] + state.askedBy[Int(slot)].compactMap { state.people[Int($0)]?.id }
+    /// Must hold `refreshLock`, not `stateLock`. Each person whose answers `change` may reach, with the candidate
+    /// they have of its other side as the view stands: everyone who asked a changed person, or both of a pair.
+    func reached(by change: LiveChange) -> [(viewer: PersonID, other: PersonID, before: Candidate?)] {
+        func pairs() -> [(PersonID, PersonID)] {
+            switch change {
+            case .pair(let first, let second): return [(first, second), (second, first)]
+            case .sessions: return []
+            case .person(let id), .removed(let id):
+                return stateLock.read {
+                    guard let slot = state.slots[id] else { return [] }
+                    return state.askedBy[Int(slot)].compactMap { state.people[Int($0)]?.id }.map { ($0, id) }
+                }
             }
         }
+        return pairs().map { viewer, other in (viewer, other, heldCandidate(viewer: viewer, person: other)) }
+    }
+
+    /// Must hold `refreshLock`, not `stateLock`; after `change` is applied. The people whose stamps move: the changed
+    /// person themselves, and each reached viewer whose answers may differ at `now` or later. A viewer from whom the
+    /// other side is hidden before and after, with the same timers, is not told: their answers are the same bytes,
+    /// and answering them from the kept answer keeps its time the same too (a hidden friend's moves once made their
+    /// next layout slower to answer).
+    func viewersToTell(_ change: LiveChange, reached: [(viewer: PersonID, other: PersonID, before: Candidate?)], at now: Date) -> [PersonID] {
+        let changed: [PersonID] = switch change {
+        case .person(let id), .removed(let id), .sessions(let id): [id]
+        case .pair: []
+        }
+        return changed + reached.filter { viewer, other, before in
+            let after = heldCandidate(viewer: viewer, person: other)
+            let shown = [before, after].contains { $0.map { VisibilityRule.isVisible($0.facts, at: now) } ?? false }
+            if shown { return before != after }
+            return before.map { VisibilityRule.timers($0.facts) } != after.map { VisibilityRule.timers($0.facts) }
+                || before?.facts.live != after?.facts.live
+        }.map(\.viewer)
     }
 }

@@ -119,7 +119,12 @@ extension LiveView: LiveStore {
 
     public func candidate(viewer: PersonID, person: PersonID) throws -> Candidate? {
         guard isCurrent else { return try store.candidate(viewer: viewer, person: person) }
-        return stateLock.read {
+        return heldCandidate(viewer: viewer, person: person)
+    }
+
+    /// The facts of `person` as `viewer` sees them in memory, current or not; must not hold `stateLock`.
+    func heldCandidate(viewer: PersonID, person: PersonID) -> Candidate? {
+        stateLock.read {
             guard let target = state.slots[person] else { return nil }
             guard let slot = state.slots[viewer] else { return nil }
             return makeCandidate(viewer: viewer, slot, target, ask: findAsk(from: slot, to: target))

@@ -45,6 +45,7 @@ public final class LiveView: @unchecked Sendable {
     }
 
     public let store: any LiveStore
+    let clock: @Sendable () -> Date
     let monotonic: @Sendable () -> UInt64
     /// Taken by every change of `state` and held across the store read it applies, so changes apply in order.
     let refreshLock = NSLock()
@@ -64,10 +65,13 @@ public final class LiveView: @unchecked Sendable {
     var appliedWhileLoading: [LiveChange] = []
     let loader = DispatchQueue(label: "snapmap-view-load")
 
-    /// A view in front of `store`, empty (answering from the store) until `load`. `monotonic` is the clock the
-    /// staleness bound is measured on, nanoseconds (tests move it by hand).
-    public init(store: any LiveStore, monotonic: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+    /// A view in front of `store`, empty (answering from the store) until `load`. `clock` is the server's (the rule's
+    /// time, when a change is weighed for who must hear of it); `monotonic` is the clock the staleness bound is
+    /// measured on, nanoseconds (tests move it by hand).
+    public init(store: any LiveStore, clock: @escaping @Sendable () -> Date = { Date() },
+                monotonic: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.store = store
+        self.clock = clock
         self.monotonic = monotonic
     }
 
@@ -155,11 +159,11 @@ public final class LiveView: @unchecked Sendable {
     func refresh(_ change: LiveChange) {
         refreshLock.lock()
         defer { refreshLock.unlock() }
-        // Those a removal touches are known only before it; stamps move after the change is applied.
-        let before = if case .removed = change { touched(by: change) } else { [PersonID]() }
-        defer { stamps.touch(before + touched(by: change)) }
+        // Who the change may reach is known before it is applied; stamps move after, for those it reached.
+        let reached = reached(by: change)
         if loading { appliedWhileLoading.append(change) }
         apply(change)
+        stamps.touch(viewersToTell(change, reached: reached, at: clock()))
     }
 
     /// Must hold `refreshLock`. Re-reads what `change` touched into the view; one that cannot be re-read leaves the

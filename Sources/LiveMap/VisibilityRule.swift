@@ -62,14 +62,22 @@ public enum VisibilityRule {
     /// them that flips one is the answer.
     public static func nextChange(_ facts: VisibilityFacts, after now: Date) -> Date? {
         guard let fix = facts.fix else { return nil }
-        var instants = [fix.takenAt.addingTimeInterval(maxFixAge), fix.takenAt.addingTimeInterval(-maxFixLead)]
-        if case .timed(_, let until) = facts.settings.ghost { instants.append(until) }
-        if let live = facts.live { instants += [live.startedAt, live.until] }
+        let instants = [fix.takenAt.addingTimeInterval(maxFixAge), fix.takenAt.addingTimeInterval(-maxFixLead)] + timers(facts)
         func shown(_ t: Date) -> (Bool, Bool) {
             let visible = isVisible(facts, at: t)
             return (visible, visible && isLive(facts, at: t))
         }
         let current = shown(now)
         return instants.filter { $0 > now }.sorted().first { shown($0) != current }
+    }
+
+    /// The timers in the facts, whatever the fix: a Ghost timer's end, a live share's start and end. Time alone
+    /// can show a hidden person only at one of them, so an answer kept until the first one is over needs no
+    /// news of the person's fixes while they stay hidden.
+    public static func timers(_ facts: VisibilityFacts) -> [Date] {
+        var instants: [Date] = []
+        if case .timed(_, let until) = facts.settings.ghost { instants.append(until) }
+        if let live = facts.live { instants += [live.startedAt, live.until] }
+        return instants
     }
 }

@@ -18,10 +18,15 @@ extension LiveMapService {
     }
 
     /// The friends `viewer` sees at `now`, and the first instant after `now` at which the rule could show or hide one
-    /// of their candidates with no write (a Ghost timer ending, a fix leaving its window); nil when only a write can.
+    /// of their candidates with no write (a fix leaving its window), or a candidate's timer ends (Ghost Mode's, a live
+    /// share's start or end); nil when only a write can change what they see.
     public func friendsUntil(of viewer: PersonID, at now: Date) throws -> (friends: [Friend], until: Date?) {
         let candidates = try store.candidates(of: viewer)
-        let until = candidates.compactMap { VisibilityRule.nextChange($0.facts, after: now) }.min()
+        // A hidden friend's timer ends the answer too: until then a view tells the viewer nothing of that friend's
+        // fixes (`LiveView.viewersToTell`), so neither the bytes nor the time of an answer can hint at them.
+        let until = candidates.flatMap { candidate in
+            VisibilityRule.timers(candidate.facts).filter { $0 > now } + [VisibilityRule.nextChange(candidate.facts, after: now)].compactMap { $0 }
+        }.min()
         return (candidates.compactMap { Self.visible($0, at: now) }.map(Friend.init), until)
     }
 

@@ -33,7 +33,7 @@ enum LiveOptions {
         // A server answers the map's reads from its in-memory view unless told not to, kept current by the change log
         // (SQLite) or the sharded pub/sub bus (Redis Cluster), each of which says how current it is.
         let viewed = serving != nil && bus is BusLiveness && !options.flag("no-view")
-        let service = LiveMapService(store: viewed ? LiveView(store: store) : store)
+        let service = LiveMapService(store: viewed ? LiveView(store: store, clock: clock) : store)
         if let bus { service.attach(bus) }
         return service
     }

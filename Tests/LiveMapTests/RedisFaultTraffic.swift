@@ -111,15 +111,16 @@ final class TwoReplicas: @unchecked Sendable {
         for bus in buses { bus.close() }
     }
 
-    /// Moves `person` through the first replica and returns how long the second took to hear of it (nil: not
-    /// within a second).
+    /// Moves `person` through the first replica and returns how long the second took to hear of it after the write
+    /// was acknowledged (the write's own time is the call bound's; nil: not heard within a second).
     func delivery(of person: PersonID, step: Int) throws -> Double? {
         let sent = Date()
         let fix = try LocationFix(lat: WriteTraffic.baseLatitude + Double(step) * WriteTraffic.stepDegrees, lon: -73.9, accuracyMeters: 5, takenAt: sent, place: nil)
         guard try first.updateLocation(person, fix: fix, now: sent) else { return nil }
-        let deadline = sent.addingTimeInterval(1)
+        let acknowledged = Date()
+        let deadline = acknowledged.addingTimeInterval(1)
         while Date() < deadline {
-            if let arrival = lock.withLock({ heard.last { $0.0 == person && $0.1 >= sent }?.1 }) { return arrival.timeIntervalSince(sent) }
+            if let arrival = lock.withLock({ heard.last { $0.0 == person && $0.1 >= sent }?.1 }) { return max(0, arrival.timeIntervalSince(acknowledged)) }
             usleep(1000)
         }
         return nil

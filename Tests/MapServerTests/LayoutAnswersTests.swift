@@ -30,14 +30,14 @@ struct LayoutAnswersTests {
             let engine = try MapEngine(paths: DataPaths(dataDirectory: InProcessMap.dataDirectory))
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-answers-\(UUID().uuidString).db").path
             let viewStore = try SQLiteLiveStore(path: path, synchronous: false)
-            // The view's staleness clock stands still, so that a busy machine never turns kept answers off: each write
-            // from elsewhere is waited for through the log before the next answer.
-            here = LiveMapService(store: LiveView(store: viewStore, monotonic: { 0 }))
+            let clock = TestClock(LayoutAnswersTests.t0)
+            self.clock = clock
+            // The view weighs changes at the server's clock. Its staleness clock stands still, so that a busy machine
+            // never turns kept answers off: each write from elsewhere is waited for through the log before the next answer.
+            here = LiveMapService(store: LiveView(store: viewStore, clock: { clock.now }, monotonic: { 0 }))
             feed = viewStore.makeChangeFeed()
             here.attach(feed)
             elsewhere = LiveMapService(store: try SQLiteLiveStore(path: path, synchronous: false))
-            let clock = TestClock(LayoutAnswersTests.t0)
-            self.clock = clock
             cached = try MapAPI(engine: engine, live: here, clock: { clock.now }, sharesLayers: false)
             reference = try MapAPI(engine: engine, live: LiveMapService(store: try SQLiteLiveStore(path: path, synchronous: false)),
                                    clock: { clock.now }, sharesLayers: false, keepsLayouts: false)
