@@ -18,14 +18,14 @@ extension LiveMapService {
     }
 
     /// The friends `viewer` sees at `now`, and the first instant after `now` at which the rule could show or hide one
-    /// of their candidates with no write (a fix leaving its window), or a candidate's timer ends (Ghost Mode's, a live
-    /// share's start or end); nil when only a write can change what they see.
+    /// of their candidates with no write (a fix leaving its window), or a timer at which a hidden candidate would show
+    /// with a current fix ends (`VisibilityRule.timersThatShow`); nil when only a write can change what they see.
     public func friendsUntil(of viewer: PersonID, at now: Date) throws -> (friends: [Friend], until: Date?) {
         let candidates = try store.candidates(of: viewer)
-        // A hidden friend's timer ends the answer too: until then a view tells the viewer nothing of that friend's
-        // fixes (`LiveView.viewersToTell`), so neither the bytes nor the time of an answer can hint at them.
+        // Such a timer ends the answer too: until then a view tells the viewer nothing of a hidden friend's fixes
+        // (`LiveView.viewersToTell`), so neither the bytes nor the time of an answer can hint at them.
         let until = candidates.flatMap { candidate in
-            VisibilityRule.timers(candidate.facts).filter { $0 > now } + [VisibilityRule.nextChange(candidate.facts, after: now)].compactMap { $0 }
+            VisibilityRule.timersThatShow(candidate.facts, after: now) + [VisibilityRule.nextChange(candidate.facts, after: now)].compactMap { $0 }
         }.min()
         return (candidates.compactMap { Self.visible($0, at: now) }.map(Friend.init), until)
     }
