@@ -97,14 +97,22 @@ public final class BaseMapRenderer: Sendable {
     /// Draws the style's attribution in the bottom-right corner of `free` (the part of the frame the insets
     /// leave free, in frame pixels) onto a canvas of the frame (or a band of it).
     public func drawAttribution(scale: Double, free: Rect, into canvas: Canvas) {
-        guard let credit = style.attribution, let layout = try? labelFont.layout(credit.text, size: credit.size * scale) else { return }
+        guard let credit = style.attribution, let (plate, layout) = attributionPlate(scale: scale, free: free) else { return }
+        let padding = credit.size * scale * 0.4
+        canvas.fill(.roundedRect(plate, radius: plate.height / 2), paint: .solid(credit.plate))
+        canvas.drawText(layout, at: Point(plate.minX + padding, plate.minY + padding / 2 + layout.ascent), color: credit.ink)
+    }
+
+    /// The plate `drawAttribution` fills (nil when it draws none), in frame pixels: names keep clear of it.
+    public func attributionBox(scale: Double, free: Rect) -> Rect? { attributionPlate(scale: scale, free: free)?.plate }
+
+    private func attributionPlate(scale: Double, free: Rect) -> (plate: Rect, layout: TextLayout)? {
+        guard let credit = style.attribution, let layout = try? labelFont.layout(credit.text, size: credit.size * scale) else { return nil }
         let padding = credit.size * scale * 0.4
         let height = layout.ascent + layout.descent + padding
         let plate = Rect(x: free.maxX - credit.margin * scale - layout.advance - 2 * padding, y: free.maxY - credit.margin * scale - height,
                          width: layout.advance + 2 * padding, height: height)
-        guard plate.minX >= free.minX, plate.minY >= free.minY else { return }
-        canvas.fill(.roundedRect(plate, radius: height / 2), paint: .solid(credit.plate))
-        canvas.drawText(layout, at: Point(plate.minX + padding, plate.minY + padding / 2 + layout.ascent), color: credit.ink)
+        return plate.minX >= free.minX && plate.minY >= free.minY ? (plate, layout) : nil
     }
 
     /// The boxes of the place names a frame shows, clear of `avoiding` (in frame pixels, in placement order).

@@ -51,7 +51,7 @@ extension MapEngine {
         let under = layers.subtracting([.pins])
         return FramePlan(viewport: viewport, view: view, layers: under,
                          names: under.contains(.base) ? names ?? baseMap.placeNames(for: view) : [],
-                         avoiding: pinBoxes(layout), layout: layout, friends: friends, card: card, now: now)
+                         avoiding: pinBoxes(layout) + reservedBoxes(viewport), layout: layout, friends: friends, card: card, now: now)
     }
 
     /// The card of `layout` (when it has one) as drawn for `selected` among `friends`.

@@ -67,6 +67,14 @@ extension MapEngine {
         baseMap.drawAttribution(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale), into: canvas)
     }
 
+    /// What place names keep clear of in a frame, in its pixels: the credit's plate and the bottom inset (under the
+    /// phone's own controls).
+    func reservedBoxes(_ viewport: Viewport) -> [Rect] {
+        let bottom = ScreenRect(x: 0, y: viewport.size.height - viewport.insets.bottom, width: viewport.size.width, height: viewport.insets.bottom)
+        let credit = baseMap.attributionBox(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale))
+        return [credit, viewport.insets.bottom > 0 ? bottom.pixels(scale: viewport.scale) : nil].compactMap { $0 }
+    }
+
     /// The boxes of a layout's drawn avatars and labels in frame pixels: place names keep clear of them.
     func pinBoxes(_ layout: PinLayoutResult?) -> [Rect] {
         guard let layout else { return [] }

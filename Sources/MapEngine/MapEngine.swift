@@ -129,7 +129,7 @@ public final class MapEngine: Sendable {
         if let cached = sharing.value(key) { return cached }
         let names = layers.contains(.base) ? baseMap.placeNames(for: under.view) : []
         let made = SharedLayer(canvas: try drawInBands(under, through: .base), names: names,
-                               unobstructed: baseMap.namePlacements(names, of: under.view, avoiding: []))
+                               unobstructed: baseMap.namePlacements(names, of: under.view, avoiding: reservedBoxes(viewport)))
         sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
         return made
     }
