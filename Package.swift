@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "RedisStore", dependencies: ["LiveMap", "GeoCore", "CHiredis"]),
         .target(name: "Orders", dependencies: ["LiveMap", "Routing", "GeoCore"]),
         .target(name: "MapScene", dependencies: ["GeoCore", "Raster", "HeatMap", "LiveMap"]),
-        .target(name: "PinDrawing", dependencies: ["GeoCore", "Raster", "PinLayout", "MapScene"]),
+        .target(name: "PinDrawing", dependencies: ["GeoCore", "Raster", "PinLayout", "MapScene", "LiveMap"]),
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "PinLayout", "MapScene", "PinDrawing"]),
         .target(name: "DeliveryTracking", dependencies: ["GeoCore", "Raster", "BaseMap", "MapScene", "MapEngine", "Orders"]),
         .target(name: "TileExport", dependencies: ["Parallel", "GeoCore", "SQLiteKit", "VectorTiles"]),

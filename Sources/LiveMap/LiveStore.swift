@@ -41,11 +41,14 @@ public struct Candidate: Hashable, Sendable {
     public let person: Person
     public let facts: VisibilityFacts
     public let details: FriendDetails
+    /// The birthday the person set (Actionmoji): shown only as the pose of a friend the viewer sees.
+    public let birthday: Birthday?
 
-    public init(person: Person, facts: VisibilityFacts, details: FriendDetails) {
+    public init(person: Person, facts: VisibilityFacts, details: FriendDetails, birthday: Birthday? = nil) {
         self.person = person
         self.facts = facts
         self.details = details
+        self.birthday = birthday
     }
 }
 

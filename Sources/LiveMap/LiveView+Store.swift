@@ -144,7 +144,7 @@ extension LiveView: LiveStore {
                                     blocked: state.blocks.contains(Self.pairKey(slot, target)),
                                     settings: state.settings[Int(target)], fix: state.fixes[Int(target)],
                                     live: state.live[Self.directedKey(target, slot)])
-        return Candidate(person: person, facts: facts, details: ask?.details ?? FriendDetails())
+        return Candidate(person: person, facts: facts, details: ask?.details ?? FriendDetails(), birthday: Self.unpacked(state.birthdays[Int(target)]))
     }
 
     /// Must hold `stateLock`.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Actionmoji pose a friend's pin shows: what they are doing, as far as their viewer may know it.
-public enum Pose: String, CaseIterable, Hashable, Sendable {
+public enum Pose: String, CaseIterable, Hashable, Sendable, Codable {
     case flying, driving, birthday, asleep, standing
 }
 

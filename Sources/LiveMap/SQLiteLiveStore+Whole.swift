@@ -10,6 +10,8 @@ public protocol WholeStoreReading: LiveStore {
                    block: (PersonID, PersonID) throws -> Void) throws
     /// Calls `share` for every Live Location share.
     func readLiveShares(_ share: (LiveShare) throws -> Void) throws
+    /// Calls `birthday` for everyone who set one.
+    func readBirthdays(_ birthday: (PersonID, Birthday) throws -> Void) throws
 }
 
 extension SQLiteLiveStore: WholeStoreReading {

@@ -69,7 +69,8 @@ enum SQLiteSchema {
             coalesce(mine.mutual, EXISTS (SELECT 1 FROM asks t WHERE t.from_row = p.row AND t.to_row = v.row)),
             EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = v.row AND b.blocked_row = p.row)
                 OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = p.row AND b.blocked_row = v.row),
-            (SELECT started_ms || ',' || until_ms || ',' || paused FROM live_shares l WHERE l.from_row = p.row AND l.to_row = v.row)
+            (SELECT started_ms || ',' || until_ms || ',' || paused FROM live_shares l WHERE l.from_row = p.row AND l.to_row = v.row),
+            p.birth_month, p.birth_day
         """
     static let candidatesQuery = candidateColumns + """
 
@@ -192,6 +193,7 @@ enum SQLiteSchema {
         let facts = VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: row[18].integer == 1, personAsked: row[19].integer == 1,
                                     blocked: row[20].integer == 1, settings: settings(row, from: 4), fix: fix(row, from: 9),
                                     live: liveShare(row[21].text, from: person.id, to: viewer))
-        return Candidate(person: person, facts: facts, details: FriendDetails(snapstreak: row[16].integer ?? 0, bestFriend: row[17].integer == 1))
+        return Candidate(person: person, facts: facts, details: FriendDetails(snapstreak: row[16].integer ?? 0, bestFriend: row[17].integer == 1),
+                         birthday: birthday(row, from: 22))
     }
 }

@@ -94,6 +94,11 @@ enum RedisKeys {
                                 activity: values[5].text.flatMap(Activity.init(rawValue:)), speedMetersPerSecond: values[6].text.flatMap(Double.init))
     }
 
+    /// A birthday field's `MM-DD` (nil for none).
+    static func birthday(_ text: String?) -> Birthday? {
+        text.flatMap { try? Birthday(parsing: $0) }
+    }
+
     static func details(_ text: String?) -> FriendDetails {
         let parts = (text ?? "").split(separator: ",")
         return FriendDetails(snapstreak: parts.first.flatMap { Int($0) } ?? 0, bestFriend: parts.dropFirst().first == "1")

@@ -139,7 +139,7 @@ public final class RedisLiveStore: LiveStore {
             let (mine, theirs) = (facts[4 * index].integer == 1, facts[4 * index + 1].integer == 1)
             guard mine || theirs, let person = RedisKeys.person(other, facts[4 * index + 2].elements.map(Self.emptyAsNull))?.0 else { return nil }
             return Relation(person: person, status: mine && theirs ? .friends : mine ? .requested : .incoming,
-                            birthday: facts[4 * index + 3].text.flatMap { try? Birthday(parsing: $0) })
+                            birthday: RedisKeys.birthday(facts[4 * index + 3].text))
         }
     }
 
@@ -149,7 +149,7 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func birthday(of id: PersonID) throws -> Birthday? {
-        try read([["HGET", RedisKeys.person(id), "birthday"]])[0].text.flatMap { try? Birthday(parsing: $0) }
+        RedisKeys.birthday(try read([["HGET", RedisKeys.person(id), "birthday"]])[0].text)
     }
 
     /// Sets the field only on an existing person (a script, so a removed person is not brought back).
