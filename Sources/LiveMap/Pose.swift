@@ -28,9 +28,9 @@ public enum PoseRule {
         }
         // Most friends have neither: they need no calendar.
         guard birthday != nil || fix?.activity == .still else { return .standing }
-        let calendar = calendarIn(timeZone)
-        if let birthday, isBirthday(birthday, now: now, calendar: calendar) { return .birthday }
-        if let fix, fix.activity == .still, let midnight = nightStart(now, calendar: calendar), fix.takenAt < midnight { return .asleep }
+        let day = LocalDay.of(now, timeZone)
+        if let birthday, day.isBirthday(birthday) { return .birthday }
+        if let fix, fix.activity == .still, day.hour < nightEndsAtHour, fix.takenAt < day.midnight { return .asleep }
         return .standing
     }
 
@@ -41,43 +41,52 @@ public enum PoseRule {
         if let fix, fix.activity == .flying || fix.activity == .automotive || (fix.speedMetersPerSecond ?? 0) >= drivingFrom {
             times.append(fix.takenAt.addingTimeInterval(freshFor + 0.001))
         }
-        guard birthday != nil || fix?.activity == .still else { return times.filter { $0 > now }.min() }
-        let calendar = calendarIn(timeZone)
-        let midnight = calendar.startOfDay(for: now)
-        if let next = calendar.date(byAdding: .day, value: 1, to: midnight) {
-            times.append(next)
+        if birthday != nil || fix?.activity == .still {
+            let day = LocalDay.of(now, timeZone)
+            times.append(day.nextMidnight)
+            if fix?.activity == .still { times.append(day.dawn) }
         }
-        if fix?.activity == .still, let dawn = calendar.date(bySettingHour: nightEndsAtHour, minute: 0, second: 0, of: now) { times.append(dawn) }
         return times.filter { $0 > now }.min()
     }
+}
 
-    /// New York's Gregorian calendar, made once.
-    static let newYork: Calendar = {
+/// The calendar facts of one clock reading in one time zone that poses need: computed once and kept for the next call
+/// with the same reading (a viewer's friends are posed at one `now`), since Foundation's calendar arithmetic costs
+/// microseconds a call.
+struct LocalDay: Sendable {
+    let month: Int
+    let day: Int
+    let leapYear: Bool
+    let hour: Int
+    let midnight: Date
+    let nextMidnight: Date
+    let dawn: Date
+
+    private final class Last: @unchecked Sendable {
+        let lock = NSLock()
+        var entry: (now: Date, zone: TimeZone, day: LocalDay)?
+    }
+    private static let last = Last()
+
+    static func of(_ now: Date, _ timeZone: TimeZone) -> LocalDay {
+        last.lock.lock()
+        defer { last.lock.unlock() }
+        if let entry = last.entry, entry.now == now, entry.zone == timeZone { return entry.day }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return calendar
-    }()
-
-    static func calendarIn(_ timeZone: TimeZone) -> Calendar {
-        guard timeZone != Self.timeZone else { return newYork }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
-
-    /// Whether `now` falls on the birthday's day; a 29 February birthday falls on the 28th in other years.
-    static func isBirthday(_ birthday: Birthday, now: Date, calendar: Calendar) -> Bool {
-        let today = calendar.dateComponents([.year, .month, .day], from: now)
-        guard let year = today.year, let month = today.month, let day = today.day else { return false }
-        let leap = DateComponents(calendar: calendar, year: year, month: 2, day: 29).isValidDate
-        if birthday.month == 2 && birthday.day == 29 && !leap { return month == 2 && day == 28 }
-        return birthday.month == month && birthday.day == day
-    }
-
-    /// The midnight that began the night `now` is in, or nil when `now` is not in the local night.
-    static func nightStart(_ now: Date, calendar: Calendar) -> Date? {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour], from: now)
         let midnight = calendar.startOfDay(for: now)
-        guard calendar.component(.hour, from: now) < nightEndsAtHour else { return nil }
-        return midnight
+        let day = LocalDay(month: parts.month ?? 0, day: parts.day ?? 0,
+                           leapYear: DateComponents(calendar: calendar, year: parts.year, month: 2, day: 29).isValidDate, hour: parts.hour ?? 0,
+                           midnight: midnight, nextMidnight: calendar.date(byAdding: .day, value: 1, to: midnight) ?? midnight.addingTimeInterval(86_400),
+                           dawn: calendar.date(bySettingHour: PoseRule.nightEndsAtHour, minute: 0, second: 0, of: now) ?? midnight)
+        last.entry = (now, timeZone, day)
+        return day
+    }
+
+    /// Whether this is the birthday's day; a 29 February birthday falls on the 28th in other years.
+    func isBirthday(_ birthday: Birthday) -> Bool {
+        if birthday.month == 2 && birthday.day == 29 && !leapYear { return month == 2 && day == 28 }
+        return birthday.month == month && birthday.day == day
     }
 }
