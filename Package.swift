@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "RedisStore", dependencies: ["LiveMap", "GeoCore", "CHiredis"], swiftSettings: optimizedInDebug),
         .target(name: "Orders", dependencies: ["LiveMap", "Routing", "GeoCore"], swiftSettings: optimizedInDebug),
         .target(name: "MapScene", dependencies: ["GeoCore", "Raster", "HeatMap", "LiveMap"], swiftSettings: optimizedInDebug),
-        .target(name: "PinDrawing", dependencies: ["GeoCore", "Raster", "PinLayout", "MapScene"], swiftSettings: optimizedInDebug),
+        .target(name: "PinDrawing", dependencies: ["GeoCore", "Raster", "PinLayout", "MapScene", "LiveMap"], swiftSettings: optimizedInDebug),
         .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "PinLayout", "MapScene", "PinDrawing"], swiftSettings: optimizedInDebug),
         .target(name: "DeliveryTracking", dependencies: ["GeoCore", "Raster", "BaseMap", "MapScene", "MapEngine", "Orders"], swiftSettings: optimizedInDebug),
         .target(name: "TileExport", dependencies: ["Parallel", "GeoCore", "SQLiteKit", "VectorTiles"], swiftSettings: optimizedInDebug),

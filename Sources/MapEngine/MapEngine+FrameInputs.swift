@@ -37,7 +37,7 @@ extension MapEngine {
         drawable.members.prefix(PinRenderer.shownMembers).map { id in
             let friend = byID[id]
             return Face(id: id, name: friend?.name, color: friend?.color, avatar: friend?.avatar,
-                        look: friend.map { scene.look(of: id, color: $0.color) })
+                        look: friend.map { scene.look(of: id, color: $0.color) }, pose: friend.flatMap { $0.pose == .standing ? nil : $0.pose.rawValue })
         }
     }
 }
@@ -62,6 +62,8 @@ private struct Face: Encodable {
     let color: String?
     let avatar: String?
     let look: AvatarLook?
+    /// The Actionmoji pose drawn around the face (none when standing).
+    let pose: String?
 }
 
 /// A pin or group as `PinRenderer` draws it.

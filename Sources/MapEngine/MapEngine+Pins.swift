@@ -21,7 +21,7 @@ extension MapEngine {
     /// Friends as the layout sees them.
     public func subjects(_ friends: [Friend]) -> [PinSubject] {
         friends.map { PinSubject(id: $0.id, name: $0.name, coordinate: $0.coordinate, lastSeen: $0.lastSeen,
-                                 snapstreak: $0.snapstreak, bestFriend: $0.bestFriend) }
+                                 snapstreak: $0.snapstreak, bestFriend: $0.bestFriend, pose: $0.pose.rawValue) }
     }
 
     /// The layout engine for a scale (labels are measured at the pixel size they are drawn).

@@ -209,7 +209,8 @@ public struct PinLayoutEngine: Sendable {
                               screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,
                               labelRect: alone ? cluster?.label : nil, anchor: alone ? cluster?.anchor : nil,
                               labelShort: alone && cluster?.labelShort == true, labelHidden: alone ? cluster?.labelHidden : nil, hidden: hidden,
-                              groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected)
+                              groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected,
+                              pose: subject.pose)
         }
         return PinLayoutResult(viewport: LayoutViewport(center: viewport.center, zoom: viewport.zoom, size: viewport.size, scale: viewport.scale,
                                                         insets: viewport.insets),

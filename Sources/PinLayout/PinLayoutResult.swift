@@ -31,6 +31,8 @@ public struct LaidOutPin: Hashable, Sendable, Codable {
     /// Higher draws above; the selected pin is topmost.
     public let zIndex: Int
     public let selected: Bool
+    /// The Actionmoji pose the avatar shows: flying, driving, birthday, asleep or standing.
+    public let pose: String
 }
 
 /// Friends who stand together, drawn as one pin with stacked avatars.

@@ -31,6 +31,14 @@ extension RedisLiveStore: WholeStoreReading {
         }
     }
 
+    public func readBirthdays(_ birthday: (PersonID, Birthday) throws -> Void) throws {
+        try forEachPage { ids in
+            for (id, reply) in zip(ids, try read(ids.map { ["HGET", RedisKeys.person($0), "birthday"] })) {
+                if let found = RedisKeys.birthday(reply.text) { try birthday(id, found) }
+            }
+        }
+    }
+
     public func readLiveShares(_ share: (LiveShare) throws -> Void) throws {
         try forEachPage { ids in
             for (id, reply) in zip(ids, try read(ids.map { ["HGETALL", RedisKeys.live($0)] })) {

@@ -74,6 +74,17 @@ extension SnapMapClient {
         try decode(Sharing.self, try expectSuccess(try await send("PUT", "/v1/me/sharing", body: try Self.encoder.encode(change))))
     }
 
+    /// The signed-in person's birthday, `MM-DD`, nil for none.
+    public func birthday() async throws -> String? {
+        try decode(BirthdayBody.self, try expectSuccess(try await send("GET", "/v1/me/birthday"))).birthday
+    }
+
+    /// Sets the birthday friends see (`MM-DD`; nil clears it); answers it as stored.
+    public func setBirthday(_ birthday: String?) async throws -> String? {
+        let body = try Self.encoder.encode(BirthdayBody(birthday: birthday))
+        return try decode(BirthdayBody.self, try expectSuccess(try await send("PUT", "/v1/me/birthday", body: body))).birthday
+    }
+
     /// Friends and requests both ways (never a location).
     public func friends() async throws -> [FriendEntry] {
         try decode(FriendList.self, try expectSuccess(try await send("GET", "/v1/me/friends"))).friends
