@@ -75,8 +75,14 @@ extension CounterfactualTests {
             for world in [keeping, not] { try world.updateLocation(jordan, fix: fix, now: now) }
         }
         #expect(try keeping.footsteps(of: jordan).count > 3 && not.footsteps(of: jordan).isEmpty, "only one world kept them")
+        // Jordan's own frame with his footsteps layer, asked for first, so a cache it filled would show in Sam's answers.
+        let walked = ["layers": "base,heat,pins,footsteps", "center": "40.7148,-73.9650", "zoom": "16", "size": "300x300", "scale": "2"]
+        let (jordanKeeping, jordanNot) = (try keeping.mintToken(for: "jordan"), try not.mintToken(for: "jordan"))
+        let tinted = Self.answer(apiKeeping, "frame.png", walked, token: jordanKeeping)
+        #expect(tinted.status == 200 && tinted != Self.answer(apiNot, "frame.png", walked, token: jordanNot), "Jordan sees his streets tinted")
+        let samsOwn = Self.requests.filter { $0.0 != "fly.png" } + [("friends", [:]), ("frame.png", walked)]
         let jordansOwn: [(String, [String: String])] = [("layout.json", [:]), ("frame.png", [:]), ("hit", ["at": "150,330"])]
-        for (id, name, requests) in [("samriv", "Sam", Self.requests.filter { $0.0 != "fly.png" } + [("friends", [:])]), ("jordan", "Jordan", jordansOwn)] {
+        for (id, name, requests) in [("samriv", "Sam", samsOwn), ("jordan", "Jordan", jordansOwn)] {
             let (token, controlToken) = (try keeping.mintToken(for: id), try not.mintToken(for: id))
             for (path, query) in requests {
                 let (seen, other) = (Self.answer(apiKeeping, path, query, token: token), Self.answer(apiNot, path, query, token: controlToken))
@@ -87,6 +93,9 @@ extension CounterfactualTests {
             let (seen, other) = (Self.publicAnswer(apiKeeping, path), Self.publicAnswer(apiNot, path))
             #expect(seen.status == 200 && seen.status == other.status && seen.body == other.body && seen.headers.map { "\($0)" } == other.headers.map { "\($0)" }, "\(path)")
         }
+        // Cleared, Jordan's footsteps frame is at once the one of a world where he never kept any: bytes and tag.
+        #expect(try keeping.clearFootsteps(jordan) > 3)
+        #expect(Self.answer(apiKeeping, "frame.png", walked, token: jordanKeeping) == Self.answer(apiNot, "frame.png", walked, token: jordanNot))
     }
 
     /// A public answer, waited for when it is made on the render pool.
