@@ -49,6 +49,20 @@ struct FootstepsHTTPTests {
             """], input: answer.2)
         #expect(python.output.split(separator: "\n") == ["40.71 -73.96 True", "40.715 -73.96 True", "40.715 -73.9601 True"], "\(python.errorOutput)")
         #expect((try json(try await server.fetch("/v1/me/footsteps.json").2)["features"] as? [Any])?.isEmpty == true, "Sam's are his own: none")
+        // Pages: two places, then the third with no next; the pages together are the whole answer's features.
+        let whole = try json(answer.2)["features"] as? [[String: Any]]
+        #expect(try json(answer.2)["next"] == nil && whole?.count == 3)
+        let first = try json(try await server.fetch("/v1/me/footsteps.json?limit=2", token: token).2)
+        let next = try #require(first["next"] as? String)
+        let second = try json(try await server.fetch("/v1/me/footsteps.json?limit=2&after=" + next, token: token).2)
+        #expect(second["next"] == nil)
+        let paged = ((first["features"] as? [[String: Any]]) ?? []) + ((second["features"] as? [[String: Any]]) ?? [])
+        #expect(try JSONSerialization.data(withJSONObject: paged, options: .sortedKeys) == JSONSerialization.data(withJSONObject: whole ?? [], options: .sortedKeys))
+        for (query, parameter) in [("limit=0", "limit"), ("limit=1001", "limit"), ("limit=2.5", "limit"), ("after=12", "after"), ("after=1.x", "after")] {
+            let refused = try await server.fetch("/v1/me/footsteps.json?" + query, token: token)
+            let named = try json(refused.2)["parameter"] as? String
+            #expect(refused.0 == 400 && named == parameter, "\(query)")
+        }
         #expect(try await server.fetch("/v1/me/footsteps", method: "DELETE", token: token).0 == 204)
         #expect((try json(try await server.fetch("/v1/me/footsteps.json", token: token).2)["features"] as? [Any])?.isEmpty == true, "cleared at once")
         #expect(try server.operate("footsteps", "show", "fsa").isEmpty)
