@@ -56,6 +56,8 @@ public final class MapEngine: Sendable {
     /// Groupings of the friend sets laid out last (a viewer panning and zooming groups their friends once), within
     /// 250,000 friends; the server empties it when an account is deleted.
     public let groupings = GroupingCache(maxSubjects: 250_000)
+    /// The neighbourhoods Footsteps are measured over, and their street lengths, read and measured on first use.
+    let explorations = Explorations()
 
     /// Loads the scene, the style (its file read and decoded once), the label font and the base map (from its cache,
     /// importing it when the cache is missing or stale).

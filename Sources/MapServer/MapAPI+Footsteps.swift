@@ -1,9 +1,11 @@
 import Foundation
+import GeoCore
 import LiveMap
 import MapEngine
 import MapRequest
 
-/// `/v1/me/footsteps` and `/v1/me/footsteps.json`: the signed-in person's private history of places, for them alone.
+/// `/v1/me/footsteps`, `/v1/me/footsteps.json` and `/v1/me/explored.json`: the signed-in person's private history of
+/// places, and how much of each neighbourhood it has explored, for them alone.
 extension MapAPI {
     /// `PUT /v1/me/footsteps`: keep Footsteps or stop.
     struct FootstepsChange: Decodable {
@@ -49,6 +51,24 @@ extension MapAPI {
                 Feature(geometry: Feature.Geometry(coordinates: [place.coordinate.lon, place.coordinate.lat]),
                         properties: Feature.Visits(firstVisit: dates.string(from: place.firstVisit), lastVisit: dates.string(from: place.lastVisit)))
             }
+        }
+    }
+
+    /// The share of each neighbourhood explored, with how it is measured.
+    struct ExploredAnswer: Encodable {
+        let radiusMeters: Double
+        let cutMeters: Double
+        let neighbourhoods: [Exploration]
+    }
+
+    /// `GET /v1/me/explored.json`: measured on the render pool (a long history reaches many streets).
+    func explored(_ me: PersonID) throws -> HTTPResponse {
+        let places = try live.footsteps(of: me).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
+        let engine = self.engine
+        return renders.answer(for: me.rawValue) { _ in
+            let answer = ExploredAnswer(radiusMeters: MapEngine.visitedRadiusMeters, cutMeters: MapEngine.exploredCutMeters,
+                                        neighbourhoods: try engine.explored(places: places))
+            return try Self.encoded(answer, status: 200, headers: [("Cache-Control", "private, no-store")])
         }
     }
 

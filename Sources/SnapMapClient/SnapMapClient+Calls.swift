@@ -141,6 +141,11 @@ extension SnapMapClient {
         return try expectSuccess(try await send("GET", "/v1/me/footsteps.json", query: query))
     }
 
+    /// How much of each neighbourhood the places have explored.
+    public func explored() async throws -> Explored {
+        try decode(Explored.self, try expectSuccess(try await send("GET", "/v1/me/explored.json")))
+    }
+
     /// Forgets every place at once.
     public func clearFootsteps() async throws {
         _ = try expectSuccess(try await send("DELETE", "/v1/me/footsteps"))

@@ -63,8 +63,18 @@ struct FootstepsHTTPTests {
             let named = try json(refused.2)["parameter"] as? String
             #expect(refused.0 == 400 && named == parameter, "\(query)")
         }
+        // Explored: the walk reaches streets of a neighbourhood or more, each with its share and sentence; Sam's none.
+        let explored = try json(try await server.fetch("/v1/me/explored.json", token: token).2)["neighbourhoods"] as? [[String: Any]] ?? []
+        #expect(!explored.isEmpty && explored.allSatisfy { row in
+            guard let share = row["share"] as? Double, let name = row["neighbourhood"] as? String else { return false }
+            return (0...1).contains(share) && row["text"] as? String == "You have explored \(Int((share * 100).rounded(.down)))% of \(name)"
+        }, "\(explored)")
+        #expect((try json(try await server.fetch("/v1/me/explored.json").2)["neighbourhoods"] as? [Any])?.isEmpty == true, "Sam's are his own: none")
+        let printed = try server.operate("footsteps", "explored", "fsa").split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        #expect(printed == explored.compactMap { $0["text"] as? String }, "the operator's command says what the API does")
         #expect(try await server.fetch("/v1/me/footsteps", method: "DELETE", token: token).0 == 204)
         #expect((try json(try await server.fetch("/v1/me/footsteps.json", token: token).2)["features"] as? [Any])?.isEmpty == true, "cleared at once")
+        #expect((try json(try await server.fetch("/v1/me/explored.json", token: token).2)["neighbourhoods"] as? [Any])?.isEmpty == true, "nothing explored once cleared")
         #expect(try server.operate("footsteps", "show", "fsa").isEmpty)
         #expect(try await server.fetch("/v1/me/footsteps.json", method: "POST", token: token).0 == 405)
     }
@@ -94,7 +104,9 @@ extension CounterfactualTests {
         let (jordanKeeping, jordanNot) = (try keeping.mintToken(for: "jordan"), try not.mintToken(for: "jordan"))
         let tinted = Self.answer(apiKeeping, "frame.png", walked, token: jordanKeeping)
         #expect(tinted.status == 200 && tinted != Self.answer(apiNot, "frame.png", walked, token: jordanNot), "Jordan sees his streets tinted")
-        let samsOwn = Self.requests.filter { $0.0 != "fly.png" } + [("friends", [:]), ("frame.png", walked)]
+        #expect(Self.answer(apiKeeping, "explored.json", [:], token: jordanKeeping) != Self.answer(apiNot, "explored.json", [:], token: jordanNot),
+                "and what he explored")
+        let samsOwn = Self.requests.filter { $0.0 != "fly.png" } + [("friends", [:]), ("frame.png", walked), ("explored.json", [:])]
         let jordansOwn: [(String, [String: String])] = [("layout.json", [:]), ("frame.png", [:]), ("hit", ["at": "150,330"])]
         for (id, name, requests) in [("samriv", "Sam", samsOwn), ("jordan", "Jordan", jordansOwn)] {
             let (token, controlToken) = (try keeping.mintToken(for: id), try not.mintToken(for: id))
@@ -110,6 +122,7 @@ extension CounterfactualTests {
         // Cleared, Jordan's footsteps frame is at once the one of a world where he never kept any: bytes and tag.
         #expect(try keeping.clearFootsteps(jordan) > 3)
         #expect(Self.answer(apiKeeping, "frame.png", walked, token: jordanKeeping) == Self.answer(apiNot, "frame.png", walked, token: jordanNot))
+        #expect(Self.answer(apiKeeping, "explored.json", [:], token: jordanKeeping) == Self.answer(apiNot, "explored.json", [:], token: jordanNot))
     }
 
     /// A public answer, waited for when it is made on the render pool.
