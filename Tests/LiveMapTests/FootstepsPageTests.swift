@@ -1,5 +1,7 @@
 import Foundation
 import GeoCore
+import RedisStore
+import ServerTestSupport
 import Testing
 @testable import LiveMap
 
@@ -89,5 +91,34 @@ struct FootstepsPageTests {
         }
         let kept = try store.footsteps(of: gus)
         #expect(kept.count == Footsteps.maxPlaces && kept.suffix(3).map(\.coordinate.lat) == [40.72, 40.73, 40.74], "the newest are kept")
+    }
+}
+
+extension RedisStoreTests {
+    /// The cap on Redis Cluster, as on SQLite: a list of exactly `maxPlaces` places pushed in ten commands, then fixes
+    /// that start places: each drops the oldest, and the list stays at the cap.
+    @Test func theCapKeepsTheNewestPlacesOnRedisToo() throws {
+        let cluster = try RedisClusterFixture.shared.get()
+        try cluster.flush()
+        let store = try RedisLiveStore(url: cluster.url, clock: { StoreConformance.t0.addingTimeInterval(Double(Footsteps.maxPlaces)) })
+        let gus = try PersonID("gus")
+        _ = try store.addPerson(StoreConformance.person("gus"), settings: .newPerson)
+        try store.setFootsteps(on: true, of: gus)
+        let redis = try RedisCluster(seeds: RedisCluster.seeds(from: cluster.url))
+        let start = Int((StoreConformance.t0.timeIntervalSince1970 * 1000).rounded())
+        let key = "{p:gus}:steps"
+        for batch in stride(from: 0, to: Footsteps.maxPlaces, by: 10_000) {
+            _ = try redis.run([["RPUSH", key] + (batch..<batch + 10_000).map { "\(start + $0 * 1000),\(start + $0 * 1000),\(40.70 + Double($0 % 2) * 0.001),-73.95" }])
+        }
+        func lengthAndOldest() throws -> (Int?, String?) {
+            let replies = try redis.run([["LLEN", key], ["LINDEX", key, "0"]])
+            return (replies[0].integer, replies[1].text?.split(separator: ",").first.map(String.init))
+        }
+        #expect(try lengthAndOldest() == (Footsteps.maxPlaces, "\(start)"))
+        for step in 0..<3 {
+            _ = try store.recordFix(StoreConformance.fix(40.72 + Double(step) * 0.01, -73.95, at: Double(Footsteps.maxPlaces + step)), of: gus)
+            #expect(try lengthAndOldest() == (Footsteps.maxPlaces, "\(start + (step + 1) * 1000)"), "the cap holds and the oldest went first")
+        }
+        #expect(try store.footsteps(of: gus).suffix(3).map(\.coordinate.lat) == [40.72, 40.73, 40.74], "the newest are kept")
     }
 }
