@@ -78,6 +78,27 @@ struct FootstepsHTTPTests {
         #expect(try server.operate("footsteps", "show", "fsa").isEmpty)
         #expect(try await server.fetch("/v1/me/footsteps.json", method: "POST", token: token).0 == 405)
     }
+
+    /// A friend's Footsteps send nothing down an open stream: Sam's stream, while Jordan turns them on, walks, draws
+    /// his tinted frame, reads what he explored and clears them, hears exactly Jordan's two moves and nothing else.
+    @Test func aFriendsFootstepsSendNothingDownAStream() async throws {
+        let server = try ServerFixture()
+        try server.operate("sharing", "jordan", "--ghost", "off")
+        let jordan = try server.operate("users", "token", "jordan")
+        let events = try EventStream(server: server, token: server.token)
+        #expect(events.read(until: "event: ready"))
+        let ready = events.received.count
+        #expect(try await server.fetch("/v1/me/footsteps", method: "PUT", body: body(["on": true]), token: jordan).0 == 200)
+        #expect(try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7161, "lon": -73.9621, "accuracyMeters": 5]), token: jordan).0 == 204)
+        #expect(events.read(until: "40.7161", timeout: 5))
+        #expect(try await server.fetch("/v1/me/frame.png?layers=base,footsteps&center=40.7161,-73.9621&zoom=16&size=200x200&scale=1", token: jordan).0 == 200)
+        #expect(try await server.fetch("/v1/me/explored.json", token: jordan).0 == 200)
+        #expect(try await server.fetch("/v1/me/footsteps", method: "DELETE", token: jordan).0 == 204)
+        #expect(try await server.fetch("/v1/me/location", method: "PUT", body: body(["lat": 40.7172, "lon": -73.9633, "accuracyMeters": 5]), token: jordan).0 == 204)
+        #expect(events.read(until: "40.7172", timeout: 5))
+        let heard = String(events.received.dropFirst(ready)).split(separator: "\n").filter { $0.hasPrefix("event: ") }
+        #expect(heard == ["event: move", "event: move"], "\(events.received.dropFirst(ready))")
+    }
 }
 
 /// The attacker's view of Footsteps, in the counterfactual suite (one test at a time: its two engines are shared, and
