@@ -37,7 +37,8 @@ public enum Footsteps {
 
 /// Where a page of a person's places ends: after the places first visited before `firstVisitMilliseconds`, and
 /// `skip` of those first visited at that millisecond. Written "MS.SKIP"; a page's cursor stays right when older
-/// places go (the year, the cap) or new ones come.
+/// places go (the year, the cap) or new ones come, but for places sharing the cursor's millisecond (only fixes
+/// arriving out of order leave those, on Redis).
 public struct FootstepsCursor: Hashable, Sendable, CustomStringConvertible {
     public let firstVisitMilliseconds: Int64
     public let skip: Int
