@@ -52,6 +52,7 @@ extension MapAPI {
         case ("GET", "footsteps") where parts.count == 1, ("HEAD", "footsteps") where parts.count == 1, ("PUT", "footsteps") where parts.count == 1,
              ("DELETE", "footsteps") where parts.count == 1, ("GET", "footsteps.json") where parts.count == 1, ("HEAD", "footsteps.json") where parts.count == 1:
             return try footsteps(me, request, geoJSON: parts[0] == "footsteps.json")
+        case ("GET", "explored.json") where parts.count == 1, ("HEAD", "explored.json") where parts.count == 1: return try explored(me)
         case ("GET", "events") where parts.count == 1: return try eventStream(me, tokenHash: session.tokenHash)
         case ("GET", "orders") where parts.count == 2, ("HEAD", "orders") where parts.count == 2: return try getOrder(me, parts[1])
         case ("POST", "orders") where parts.count == 3 && ["pickup", "dropoff"].contains(parts[2]): return try moveOrder(me, parts[1], parts[2])
@@ -82,6 +83,7 @@ extension MapAPI {
         "orders/{id}/dropoff": "POST", "orders/{id}/layout.json": "GET, HEAD", "orders/{id}/frame.png": "GET, HEAD",
         "live-shares": "GET, HEAD, POST", "live-shares/{id}": "PATCH, DELETE", "footsteps": "GET, HEAD, PUT, DELETE", "footsteps.json": "GET, HEAD",
         "birthday": "GET, HEAD, PUT",
+        "explored.json": "GET, HEAD",
     ].merging(mapAnswers.map { ($0, "GET, HEAD") }) { first, _ in first }
 
     static func allowedMethods(_ parts: [String]) -> String? {

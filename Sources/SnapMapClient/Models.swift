@@ -169,6 +169,23 @@ public struct FootstepsState: Codable, Sendable, Equatable {
     public let places: Int
 }
 
+/// How much of each neighbourhood the person's Footsteps have explored, most explored first.
+public struct Explored: Codable, Sendable, Equatable {
+    /// One neighbourhood: its streets' ground length, the part within `radiusMeters` of a kept place, their ratio,
+    /// and the sentence to show ("You have explored 38% of Williamsburg").
+    public struct Neighbourhood: Codable, Sendable, Equatable {
+        public let neighbourhood: String
+        public let exploredMeters: Double
+        public let streetMeters: Double
+        public let share: Double
+        public let text: String
+    }
+
+    public let radiusMeters: Double
+    public let cutMeters: Double
+    public let neighbourhoods: [Neighbourhood]
+}
+
 struct FootstepsChange: Codable, Sendable {
     let on: Bool
 }
