@@ -69,6 +69,24 @@ public struct Router: Sendable {
         return assemble(start, end, path: Dijkstra.shortest(in: graph, from: sources, to: targets))
     }
 
+    /// The rest of `route` from `position` when that lies on the route (on one of its legs, at or past the leg's
+    /// start): a piece of a fastest drive is itself a fastest drive, so this answers what `route(from:to:)` from
+    /// `position` would (the same time, up to ties and rounding) without a search; nil when `position` is off it.
+    public func rest(of route: Route, from position: RoadPosition) -> Route? {
+        guard let index = route.legs.firstIndex(where: { leg in
+            leg.edge == position.edge && (min(leg.from, leg.to)...max(leg.from, leg.to)).contains(position.offset)
+        }) else { return nil }
+        let legs = [RouteLeg(edge: position.edge, from: position.offset, to: route.legs[index].to)] + route.legs[(index + 1)...]
+        var points = piece(legs[0].edge, from: legs[0].from, to: legs[0].to)
+        var length = 0.0, duration = 0.0
+        for (number, leg) in legs.enumerated() {
+            if number > 0 { points += piece(leg.edge, from: leg.from, to: leg.to).dropFirst() }
+            length += leg.length
+            duration += time(leg.edge, leg.length)
+        }
+        return Route(points: points, length: length, duration: duration, arcs: Array(route.arcs[min(index, route.arcs.count)...]), legs: legs)
+    }
+
     /// Seconds from a position to the junctions at its edge's ends (the ways the edge may be driven), and from
     /// those junctions to the other position.
     func ends(_ start: RoadPosition, _ end: RoadPosition) -> ([SearchEnd], [SearchEnd]) {
