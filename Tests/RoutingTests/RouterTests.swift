@@ -49,8 +49,19 @@ import Testing
             #expect(abs(rest.length - reference.length) <= 1e-9 * max(1, reference.length))
             #expect(rest.points.first == point.point && rest.points.last == route.points.last)
             #expect(rest.legs.last?.edge == route.legs.last?.edge && rest.legs.last?.to == route.legs.last?.to)
+            // Its line measures its length, and so does the line of the rest of the rest (the tracker's, fix after fix);
+            // to a centimetre, as a point inside a segment is placed linearly in mercator metres.
+            let (later, laterOffset) = rest.position(at: random.unit() * rest.length)
+            let laterPoint = try #require(Self.position(router, later.edge, at: laterOffset))
+            let again = try #require(router.rest(of: rest, from: laterPoint))
+            for piece in [rest, again] {
+                let line = piece.coordinates
+                let measured = zip(line, line.dropFirst()).reduce(0) { $0 + Geodesic.wgs84.distance($1.0, $1.1) }
+                #expect(abs(measured - piece.length) <= 1e-6 * piece.length + 0.01, "line \(measured) against length \(piece.length)")
+            }
             let off = try #require((0..<router.graph.edgeCount).first { edge in !route.legs.contains { $0.edge == edge } })
-            #expect(router.rest(of: route, from: try #require(Self.position(router, off, at: 0))) == nil)
+            let offPoint = try #require(Self.position(router, off, at: 0))
+            #expect(router.rest(of: route, from: offPoint) == nil)
         }
     }
 
