@@ -24,6 +24,10 @@ public struct Birthday: Hashable, Sendable, CustomStringConvertible {
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { ("0"..."9").contains($0) } }), let month = Int(parts[0]), let day = Int(parts[1]) else {
             throw .invalid(field: field, message: "must be MM-DD, got \"\(text.prefix(16))\"")
         }
+        // The body's field is named, with the month and day it must hold.
+        guard Self.monthRange.contains(month), (1...Self.daysInMonth[month - 1]).contains(day) else {
+            throw .invalid(field: field, message: "must be a month 1…12 and a day of it (02-29 allowed), got \"\(text.prefix(16))\"")
+        }
         try self.init(month: month, day: day)
     }
 

@@ -46,7 +46,10 @@ struct ActionmojiInputTests {
         for text in ["", "07", "07-04-1990", "July-4", "007-04", "-7-4", "07-", "+7-4"] {
             #expect(throws: LiveMapError.invalid(field: "birthday", message: "must be MM-DD, got \"\(text)\"")) { try Birthday(parsing: text) }
         }
-        #expect(throws: LiveMapError.invalid(field: "day", message: "must be in 1…30 for month 4, got 31")) { try Birthday(parsing: "04-31") }
-        #expect(throws: LiveMapError.invalid(field: "month", message: "must be in 1…12, got 13")) { try Birthday(parsing: "13-01") }
+        // The body's field is named (the month and day are not fields of their own there).
+        for text in ["04-31", "13-01", "0-0", "02-30"] {
+            #expect(throws: LiveMapError.invalid(field: "birthday", message: "must be a month 1…12 and a day of it (02-29 allowed), got \"\(text)\"")) { try Birthday(parsing: text) }
+        }
+        #expect(throws: LiveMapError.invalid(field: "day", message: "must be in 1…30 for month 4, got 31")) { try Birthday(month: 4, day: 31) }
     }
 }

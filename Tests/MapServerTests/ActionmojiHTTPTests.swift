@@ -42,7 +42,7 @@ struct ActionmojiHTTPTests {
 
         let none = try await server.fetch("/v1/me/birthday", token: bea)
         #expect(none.0 == 200 && String(decoding: none.2, as: UTF8.self) == #"{"birthday":null}"#)
-        for (text, field) in [("13-01", "month"), ("02-30", "day"), ("July 4", "birthday")] {
+        for (text, field) in [("13-01", "birthday"), ("02-30", "birthday"), ("July 4", "birthday"), ("0-0", "birthday")] {
             let bad = try await server.fetch("/v1/me/birthday", method: "PUT", body: body(["birthday": text]), token: bea)
             let error = try json(bad.2)
             #expect(bad.0 == 400 && error["field"] as? String == field, "\(text)")
