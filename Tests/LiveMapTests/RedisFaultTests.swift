@@ -30,6 +30,9 @@ enum FaultPlan {
 struct RedisFaultTests {
     static let fixture = Result { () throws -> (LocalRedisCluster, ServerFixture) in
         let cluster = try LocalRedisCluster(replicasPerMaster: 2)
+        // The demo server seeds the store as it starts: its writes need a replica that acknowledged each master (a
+        // clean-clone run once started it a moment too soon, and it exited on the refused seed).
+        try cluster.waitForGoodReplicas()
         return (cluster, try ServerFixture(storeURL: cluster.url))
     }
 
