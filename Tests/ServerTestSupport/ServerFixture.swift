@@ -22,6 +22,8 @@ public final class ServerFixture: Sendable {
         return storeOptions.last
     }
     private let input: Pipe
+    /// The file the server's standard error went to when the caller gave no log: removed when the server stops.
+    private let ownErrors: URL?
 
     /// A server on the SQLite store at `database` (default: a new one), with more `serve` options if given; its
     /// standard error (the access log) goes to `log` when given.
@@ -50,6 +52,7 @@ public final class ServerFixture: Sendable {
         process.standardOutput = output
         // Standard error goes to `log`, or to a file of its own that a failed start quotes.
         let errors = log ?? FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString).err")
+        ownErrors = log == nil ? errors : nil
         guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "could not create \(errors.path)"])
         }
@@ -76,6 +79,7 @@ public final class ServerFixture: Sendable {
     deinit {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+        if let ownErrors { try? FileManager.default.removeItem(at: ownErrors) }
     }
 
     /// Runs an operator's command (`users`, `friends`, `sharing`, …) on the server's store; returns its output.
