@@ -54,7 +54,8 @@ public struct MatchChain: Sendable {
 /// second in how much that drive exceeds the straight line between the states (its detour). `match` runs
 /// Viterbi over a whole trace; `follow` takes one fix at a time and answers the likeliest state of the newest fix
 /// (what a live order shows). Where no state can follow the previous ones (a long gap, a jump off the network) the
-/// chain restarts.
+/// chain restarts. A matched junction is reported on the edge the drive takes through it (`named`; live, with no
+/// later fix yet, the edge toward the previous match).
 public struct MapMatcher {
     /// A 2-D Gaussian's 68% radius in units of its per-axis σ: √(−2 ln 0.32).
     public static let accuracyPerSigma = 1.5096
@@ -111,7 +112,35 @@ public struct MapMatcher {
                 index = links[index]
             }
         }
-        return matched
+        return matched.indices.map { index in
+            guard let position = matched[index] else { return nil }
+            return named(position, after: index > 0 ? matched[index - 1] : nil, before: index + 1 < matched.count ? matched[index + 1] : nil)
+        }
+    }
+
+    /// A matched junction on the street the drive through it takes. A junction is one place for every edge
+    /// meeting there, kept on the lowest edge, which may be a cross street the drive never takes: halfway in time
+    /// between the neighbouring matches the Dasher was likelier past it (toward the later match) when it is
+    /// nearer the earlier one, else still before it; the edge leaving the junction most nearly that way is taken
+    /// (of the edges that may be driven out of it: one-way data would want the ways in too).
+    private func named(_ position: RoadPosition, after earlier: RoadPosition?, before later: RoadPosition?) -> RoadPosition {
+        guard let node = junction(of: position) else { return position }
+        let before = earlier.map { RoadGraph.groundDistance($0.point, position.point) } ?? .infinity
+        let after = later.map { RoadGraph.groundDistance(position.point, $0.point) } ?? .infinity
+        guard let toward = (before < after ? later : earlier) ?? earlier ?? later else { return position }
+        let graph = router.graph
+        let (dx, dy) = (toward.point.x - position.point.x, toward.point.y - position.point.y)
+        var best: (cosine: Double, edge: Int)?
+        for arc in Int(graph.firstOut[Int(node)])..<Int(graph.firstOut[Int(node) + 1]) {
+            let edge = Int(graph.arcEdge[arc])
+            let next = graph.edgeFrom[edge] == node ? graph.points[graph.geometryStart[edge] + 1] : graph.points[graph.geometryStart[edge + 1] - 2]
+            let (ex, ey) = (next.x - position.point.x, next.y - position.point.y)
+            let cosine = (dx * ex + dy * ey) / ((dx * dx + dy * dy).squareRoot() * (ex * ex + ey * ey).squareRoot())
+            if cosine.isFinite, cosine > best?.cosine ?? -.infinity { best = (cosine, edge) }
+        }
+        guard let edge = best?.edge else { return position }
+        let offset = graph.edgeFrom[edge] == node ? 0 : graph.edgeLength[edge]
+        return RoadPosition(edge: edge, offset: offset, point: position.point, distance: position.distance)
     }
 
     /// Adds one fix to `chain` (one Dasher's, kept by the caller) and answers the likeliest road position for it
@@ -119,8 +148,9 @@ public struct MapMatcher {
     public mutating func follow(_ fix: TraceFix, chain: inout MatchChain) -> RoadPosition? {
         let column = next(after: chain.latest, fix)
         guard let best = column.best else { return nil }
+        let earlier = column.back[best] >= 0 ? chain.latest?.candidates[column.back[best]] : nil
         chain.latest = column
-        return column.candidates[best]
+        return named(column.candidates[best], after: earlier, before: nil)
     }
 
     /// The column of `fix`, following `previous` (restarting where no state can follow it).
@@ -168,6 +198,13 @@ public struct MapMatcher {
             places.append(candidate)
         }
         return places
+    }
+
+    /// The junction `position` lies on (within a centimetre of an end of its edge), if any.
+    private func junction(of position: RoadPosition) -> Int32? {
+        if position.offset <= 0.01 { return router.graph.edgeFrom[position.edge] }
+        if position.offset >= router.graph.edgeLength[position.edge] - 0.01 { return router.graph.edgeTo[position.edge] }
+        return nil
     }
 
     /// The shortest drive in ground metres from `start` to each of `ends` (infinity past `limit`).
