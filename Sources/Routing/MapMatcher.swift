@@ -64,7 +64,7 @@ public struct MatchChain: Sendable {
 /// (what a live order shows). Where no state can follow the previous ones (a long gap, a jump off the network) the
 /// chain restarts. A fix may be a jump: the previous fix's likeliest states are also held for it at a fixed
 /// likelihood (`MatchParameters.jumpLogLikelihood`); a held match is placed on the drive between its neighbours
-/// (live, where the Dasher was). A matched junction is reported on the edge the drive takes through it (`named`;
+/// (live, the fix's own likeliest state is answered while one can follow the chain). A matched junction is reported on the edge the drive takes through it (`named`;
 /// live, with no later fix yet, the edge toward the previous match).
 public struct MapMatcher {
     /// A 2-D Gaussian's 68% radius in units of its per-axis σ: √(−2 ln 0.32).
@@ -175,10 +175,13 @@ public struct MapMatcher {
     }
 
     /// Adds one fix to `chain` (one Dasher's, kept by the caller) and answers the likeliest road position for it
-    /// now; nil (the chain unchanged) when it has no road near it.
+    /// now; nil (the chain unchanged) when it has no road near it. The answer is the fix's own likeliest state, a
+    /// held one only when none of its own can follow the chain: with no later fix to place it between, a held
+    /// state would leave the Dasher behind (sparse fixes round a corner hold them as a jump would).
     public mutating func follow(_ fix: TraceFix, chain: inout MatchChain) -> RoadPosition? {
         let column = next(after: chain.latest, fix)
-        guard let best = column.best else { return nil }
+        let own = (0..<column.held).filter { column.scores[$0] > -.infinity }.max { (column.scores[$0], $1) < (column.scores[$1], $0) }
+        guard let best = own ?? column.best else { return nil }
         let earlier = column.back[best] >= 0 ? chain.latest?.candidates[column.back[best]] : nil
         chain.latest = column
         return named(column.candidates[best], after: earlier, before: nil)
