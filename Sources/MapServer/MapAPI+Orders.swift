@@ -14,14 +14,16 @@ extension MapAPI {
     /// The one answer for an order the caller may not read or that does not exist.
     static let noOrder = json(404, ["error": "no such order of yours"])
 
-    /// The drives of the live store's orders, on the streets of `engine`'s base map at `Data/routing/speeds.json`'s speeds.
-    static func drives(engine: MapEngine, live: LiveMapService) -> LiveDrives? {
+    /// The drives of the live store's orders, on the streets of `engine`'s base map (whose cache file's hash is
+    /// `baseMapData`) at `Data/routing/speeds.json`'s speeds: the network starts being built now, beside the server.
+    static func drives(engine: MapEngine, live: LiveMapService, baseMapData: String) -> LiveDrives? {
         guard let store = live.sqliteStore else { return nil }
         let streets = engine.baseMap.store.streets
         let speeds = engine.paths.dataDirectory.appendingPathComponent("routing/speeds.json")
-        let drives = LiveDrives(book: OrderBook(store: store)) {
+        let network = StreetNetwork.shared(baseMapData + fingerprint(speeds)) {
             Router(graph: RoadGraph(lines: StreetLine.lines(of: streets), speeds: try StreetSpeeds(contentsOf: speeds)))
         }
+        let drives = LiveDrives(book: OrderBook(store: store), network: network)
         // A deleted account's orders left the store with it; their drives leave memory too.
         live.observe { change in
             if case .removed(let person) = change { drives.forget(person) }

@@ -67,7 +67,8 @@ public final class MapAPI: Sendable {
         self.live = live
         self.clock = clock
         events = EventHub(live: live, clock: clock)
-        drives = Self.drives(engine: engine, live: live)
+        baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
+        drives = Self.drives(engine: engine, live: live, baseMapData: baseMapData)
         Self.followOrders(live: live, drives: drives, events: events)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
@@ -89,7 +90,6 @@ public final class MapAPI: Sendable {
                 }
             }
         }
-        baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
         let routeFiles = [engine.paths.trackingStyleFile, engine.paths.dataDirectory.appendingPathComponent(RouteCatalog.file),
                           engine.paths.dataDirectory.appendingPathComponent(TrackingOverlayStyle.file)]
         routeData = EntityTag.of([Self.code, baseMapData] + routeFiles.map(Self.fingerprint))
@@ -139,6 +139,7 @@ public final class MapAPI: Sendable {
         case let error as GeoError: return json(400, ["error": error.description])
         case let error as RasterError: return json(400, ["error": error.description])
         case let error as UnknownFriend: return json(404, ["error": error.description])
+        case let error as StreetsNotReady: return json(503, ["error": error.description], headers: [("Retry-After", String(StreetsNotReady.retryAfter))])
         case is RenderStopped: return json(RenderPool.clientLeftStatus, ["error": "the client left before its answer was made"])
         default: return json(500, ["error": "internal error"])
         }

@@ -6,7 +6,9 @@ import Routing
 /// The drives of the orders being delivered now, as their customers see them: each Dasher's fix (sent as any
 /// location is) is matched after their earlier ones on the order they are driving, the remaining route and the
 /// ETA follow, and the order turns "nearby" when the tracker says a quarter is left. The street network is built
-/// at the first fix that needs it. Drives are kept in memory: a restarted server plans them again at the next fix.
+/// from the start (`StreetNetwork`), never on a request's thread: fixes that come before it is ready wait for it
+/// on the drives' own queue, and a map asked for meanwhile is refused with `StreetsNotReady`. Drives are kept in
+/// memory: a restarted server plans them again at the next fix.
 public final class LiveDrives: @unchecked Sendable {
     private struct Drive {
         let people: Set<PersonID>
@@ -18,20 +20,19 @@ public final class LiveDrives: @unchecked Sendable {
     }
 
     private let book: OrderBook
-    private let makeRouter: @Sendable () throws -> Router
+    private let network: StreetNetwork
     private let lock = NSLock()
     private let queue = DispatchQueue(label: "snapmap-drives")
-    private var router: Router?
     private var drives: [OrderID: Drive] = [:]
 
-    /// Drives of `book`'s orders on the network `makeRouter` builds (once, when first needed).
-    public init(book: OrderBook, router makeRouter: @escaping @Sendable () throws -> Router) {
+    /// Drives of `book`'s orders on the streets of `network` (being built, or built).
+    public init(book: OrderBook, network: StreetNetwork) {
         self.book = book
-        self.makeRouter = makeRouter
+        self.network = network
     }
 
     /// Takes `fix` of `dasher` at server time `now` into the drive of each order they are driving, on the drives'
-    /// own queue (fixes in the order they come; the network's first build keeps no caller waiting), then hands
+    /// own queue (fixes in the order they come, after the network is built; no caller waits), then hands
     /// `moved` each such order as it is now with what its customer sees. A fix with no road near it moves nobody.
     public func add(_ fix: LocationFix, of dasher: PersonID, at now: Date, moved: @escaping @Sendable ([(order: Order, view: CustomerView)]) -> Void) {
         queue.async {
@@ -55,15 +56,11 @@ public final class LiveDrives: @unchecked Sendable {
     }
 
     /// The tracking map the customer of `stored` sees now: the drive being tracked, or before the Dasher's first
-    /// fix the drive as planned (the street network is built here if no fix needed it yet). Throws only when
-    /// the network cannot be built; an order whose ends no street connects has a map without a route.
+    /// fix the drive as planned. Throws `StreetsNotReady` at once while the street network is being built, and
+    /// what its build threw when it could not be; an order whose ends no street connects has a map without a route.
     public func map(of stored: StoredOrder) throws -> CustomerMap {
-        let (router, tracker) = try lock.withLock {
-            let router = try self.router ?? makeRouter()
-            self.router = router
-            return (router, drives[stored.order.id]?.tracker)
-        }
-        if let tracker { return CustomerMap(stored, planned: tracker.planned, tracker: tracker) }
+        guard let router = try network.ready() else { throw StreetsNotReady() }
+        if let tracker = lock.withLock({ drives[stored.order.id]?.tracker }) { return CustomerMap(stored, planned: tracker.planned, tracker: tracker) }
         return CustomerMap(stored, planned: try? router.route(from: stored.from, to: stored.to), tracker: nil)
     }
 
@@ -79,9 +76,8 @@ public final class LiveDrives: @unchecked Sendable {
     }
 
     private func step(_ stored: StoredOrder, _ fix: LocationFix, at now: Date) throws -> DriveTracker? {
-        try lock.withLock {
-            let router = try self.router ?? makeRouter()
-            self.router = router
+        let router = try network.built()
+        return lock.withLock {
             var drive: Drive
             if let kept = drives[stored.order.id] {
                 drive = kept

@@ -23,7 +23,7 @@ import Testing
         try book.create(StoredOrder(order, from: DriveTrackerTests.store, to: DriveTrackerTests.home))
         try book.apply(.confirm, to: order.id, at: t0.addingTimeInterval(60))
         try book.apply(.pickup, to: order.id, at: t0.addingTimeInterval(120))
-        let drives = LiveDrives(book: book) { router }
+        let drives = LiveDrives(book: book, network: StreetNetwork { router })
         var search = RouteSearch(nodeCount: router.graph.nodeCount)
         let route = try #require(router.route(from: router.position(of: DriveTrackerTests.store, field: "from"),
                                               to: router.position(of: DriveTrackerTests.home, field: "to"), search: &search))
@@ -46,5 +46,32 @@ import Testing
         try live.removePerson("cora")
         drives.forget(try PersonID("cora"))
         #expect(drives.view(of: nearby) == nil, "the deleted customer's drive left memory")
+    }
+
+    /// While the street network is being built, the map is refused at once (the server's 503) and a Dasher's fix
+    /// waits on the drives' own queue; once it is built the fix is taken and the map is answered.
+    @Test func whileTheNetworkIsBuiltTheMapIsRefusedAtOnceAndFixesWait() async throws {
+        let router = try DriveTrackerTests.router.get()
+        let (_, book, _) = try OrderBookTests.book(["cora", "dash"])
+        let t0 = OrderBookTests.t0
+        let order = try Order(id: OrderID("o2"), storeName: "Lucia's", customer: PersonID("cora"), dasher: PersonID("dash"), items: ["Pie"], at: t0)
+        let stored = StoredOrder(order, from: DriveTrackerTests.store, to: DriveTrackerTests.home)
+        try book.create(stored)
+        try book.apply(.confirm, to: order.id, at: t0.addingTimeInterval(60))
+        let picked = try book.apply(.pickup, to: order.id, at: t0.addingTimeInterval(120))
+        let gate = DispatchSemaphore(value: 0)
+        let drives = LiveDrives(book: book, network: StreetNetwork {
+            gate.wait()
+            return router
+        })
+        #expect(throws: StreetsNotReady.self) { try drives.map(of: picked) }
+        let fix = try LocationFix(coordinate: DriveTrackerTests.store, accuracyMeters: 10, takenAt: t0.addingTimeInterval(125))
+        let dasher = try PersonID("dash")
+        let moved = Task { await Self.add(drives, fix, of: dasher) }
+        #expect(throws: StreetsNotReady.self, "the fix waits; nobody else does") { try drives.map(of: picked) }
+        gate.signal()
+        let answered = await moved.value
+        #expect(answered.count == 1 && answered.first?.view.dasher != nil, "the fix sent before the network was built was taken")
+        #expect(try drives.map(of: picked).dasher != nil)
     }
 }

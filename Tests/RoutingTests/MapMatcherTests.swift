@@ -66,11 +66,11 @@ import Testing
         #expect(result.right > result.nearest, "the model beats the nearest road: \(result)")
     }
 
-    /// Measured, not the goal: at 20–30 m the model gets 92.8% on this seed (94% on four others; the nearest road
-    /// 77%); see the README.
-    @Test func theMatchedRoadIsRightForMostFixesAt20To30Metres() throws {
+    /// At 20–30 m the model gets 97.9% on this seed (96.6–97.9% on seeds 33–36, where the jump's likelihood was
+    /// chosen; the nearest road 77%); see the README.
+    @Test func theMatchedRoadIsRightForAtLeast95PercentOfFixesAt20To30Metres() throws {
         let result = try Self.shares(accuracies: 20...30, seed: 32)
-        #expect(result.right >= 0.91, "\(result)")
+        #expect(result.right >= 0.95, "\(result)")
         #expect(result.right > result.nearest + 0.03, "the model beats the nearest road: \(result)")
     }
 
@@ -101,5 +101,32 @@ import Testing
         #expect(matched[3] == nil)
         let right = zip(matched, trace.truth).enumerated().filter { $0.offset != 3 && Self.isRight($0.element.0, truth: $0.element.1, router: router) }
         #expect(Double(right.count) >= 0.95 * Double(trace.fixes.count - 1))
+    }
+
+    /// A fix thrown 150 m off its road (often farther than its candidates reach) is held for a jump: its match is
+    /// on the drive between its neighbours, on the Dasher's street; without held states some went to a road near it.
+    @Test func aJumpIsMatchedOnTheDriveBetweenItsNeighbours() throws {
+        let router = try Fixtures.router.get()
+        var random = SplitMix64(seed: 11)
+        let route = Self.routes(router, count: 1, random: &random)[0]
+        var trace = SimulatedDrive(route: route, router: router, interval: 5, accuracy: 8, jumpChance: 0, random: &random)
+        let jumps = stride(from: 4, to: trace.fixes.count - 1, by: 8).map { $0 }
+        for index in jumps {
+            let fix = trace.fixes[index]
+            let scale = RoadGraph.groundScale(atY: fix.point.y)
+            let moved = MercatorPoint(x: fix.point.x + 106 / scale, y: fix.point.y + 106 / scale)
+            trace.fixes[index] = TraceFix(point: moved, time: fix.time, accuracy: fix.accuracy)
+        }
+        #expect(jumps.count >= 3)
+        var matcher = MapMatcher(router: router)
+        let matched = matcher.match(trace.fixes)
+        let right = jumps.filter { Self.isRight(matched[$0], truth: trace.truth[$0], router: router) }
+        var stiff = MatchParameters()
+        stiff.heldStates = 0
+        var without = MapMatcher(router: router, parameters: stiff)
+        let before = without.match(trace.fixes)
+        let rightBefore = jumps.filter { Self.isRight(before[$0], truth: trace.truth[$0], router: router) }
+        #expect(Double(right.count) >= 0.9 * Double(jumps.count) && rightBefore.count < right.count / 2,
+                "\(right.count) of \(jumps.count) jumps right; \(rightBefore.count) without held states")
     }
 }
