@@ -15,7 +15,8 @@ extension MapAPI {
     static let noOrder = json(404, ["error": "no such order of yours"])
 
     /// The drives of the live store's orders, on the streets of `engine`'s base map (whose cache file's hash is
-    /// `baseMapData`) at `Data/routing/speeds.json`'s speeds: the network starts being built now, beside the server.
+    /// `baseMapData`) at `Data/routing/speeds.json`'s speeds: the network is built beside the server from its first
+    /// need (an order heard of, a Dasher's fix for an order, a tracking map).
     static func drives(engine: MapEngine, live: LiveMapService, baseMapData: String) -> LiveDrives? {
         guard let store = live.sqliteStore else { return nil }
         let streets = engine.baseMap.store.streets
@@ -38,6 +39,7 @@ extension MapAPI {
         guard let store = live.sqliteStore else { return }
         let book = OrderBook(store: store)
         live.observeOrders { notice in
+            drives?.prepare()
             guard let id = try? OrderID(notice.order), let order = try? book.order(id)?.order else { return }
             if order.state.isFinal { drives?.end(order.id) }
             guard let body = try? encoded(OrderView(order, drives?.view(of: order))) else { return }

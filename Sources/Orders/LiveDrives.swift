@@ -64,6 +64,11 @@ public final class LiveDrives: @unchecked Sendable {
         return CustomerMap(stored, planned: try? router.route(from: stored.from, to: stored.to), tracker: nil)
     }
 
+    /// Starts building the street network, if it is not built or being built (an order was heard of).
+    public func prepare() {
+        network.start()
+    }
+
     /// Forgets the drive of a delivered or cancelled order.
     public func end(_ id: OrderID) {
         lock.withLock { drives[id] = nil }
