@@ -39,7 +39,7 @@ let snapsCommand = Command(
     name: "snaps",
     summary: "public Snaps: import F.jsonl (lines of {\"person\", \"lat\", \"lon\", \"at\"}) into the live store",
     usage: "snaps import F.jsonl [--clock ISO8601|scene] [--db PATH]",
-    options: [LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
+    options: [LiveOptions.clock] + LiveOptions.storeSpecs,
     positional: "import F.jsonl"
 ) { options in
     let arguments = try options.positionals()
