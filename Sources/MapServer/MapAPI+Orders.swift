@@ -17,11 +17,8 @@ extension MapAPI {
     /// The drives of the live store's orders, on the streets of `engine`'s base map at `Data/routing/speeds.json`'s speeds.
     static func drives(engine: MapEngine, live: LiveMapService) -> LiveDrives? {
         guard let store = live.sqliteStore else { return nil }
-        let streets = engine.baseMap.store.streets
-        let speeds = engine.paths.dataDirectory.appendingPathComponent("routing/speeds.json")
-        let drives = LiveDrives(book: OrderBook(store: store)) {
-            Router(graph: RoadGraph(lines: StreetLine.lines(of: streets), speeds: try StreetSpeeds(contentsOf: speeds)))
-        }
+        let (streets, speeds) = (engine.baseMap.store.streets, engine.paths.streetSpeedsFile)
+        let drives = LiveDrives(book: OrderBook(store: store)) { try Router(streets: streets, speedsFile: speeds) }
         // A deleted account's orders left the store with it; their drives leave memory too.
         live.observe { change in
             if case .removed(let person) = change { drives.forget(person) }
