@@ -56,6 +56,13 @@ final class SQLiteFileHealth: @unchecked Sendable {
         withLock { lasting }
     }
 
+    /// A check of the whole file found it damaged: a lasting fault.
+    func damaged(_ findings: [String]) {
+        withLock {
+            lasting = lasting ?? "the database file is damaged (PRAGMA quick_check: \(findings.prefix(2).joined(separator: "; "))); restore it from a backup"
+        }
+    }
+
     /// The writer's connection says its file went from the path: remembered, with why when the path tells.
     func fileMoved() -> String {
         let reason = checkFile() ?? "the database file was deleted or replaced while the store was open"

@@ -9,6 +9,9 @@ extension SQLiteLiveStore {
         .flatMap { table, columns in columns.flatMap { ["(SELECT min(\($0)) FROM \(table))", "(SELECT max(\($0)) FROM \(table))"] } }
         .joined(separator: ", ")
 
+    /// How often a server's store checks its whole file (less often when a check takes over 3 s).
+    public static let servingIntegrityChecks = Duration.seconds(60)
+
     /// Ready while the path still names the opened file, whole, no lasting or recent fault was seen, and the probe
     /// reads; else the fault (a cheap check: a stat and a few pages, for a readiness probe).
     public func health() -> StoreHealth {
@@ -53,7 +56,7 @@ extension SQLiteLiveStore {
     }
 
     /// What `PRAGMA quick_check` finds wrong (nothing: an empty list); a file SQLite cannot read as a database is one finding.
-    private static func quickCheck(_ path: String) throws -> [String] {
+    static func quickCheck(_ path: String) throws -> [String] {
         let result = Result { () throws(SQLiteDatabase.Failure) -> [[SQLiteDatabase.Value]] in
             try SQLiteDatabase(path: path, create: false).query("PRAGMA quick_check(5)")
         }

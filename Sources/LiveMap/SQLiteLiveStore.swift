@@ -22,10 +22,12 @@ public final class SQLiteLiveStore: LiveStore {
     /// Names this instance's rows in the change log, so its own feed skips them.
     let origin = UUID().uuidString
     private let checkpointer: SQLiteCheckpointer
+    private let integrityWatch: SQLiteIntegrityWatch?
 
     /// Opens or creates the store at `path` (its directory is created). `synchronous` makes every commit wait
-    /// for the disk (survives power loss); without it a commit survives a crash of the process.
-    public init(path: String, synchronous: Bool = true) throws {
+    /// for the disk (survives power loss); without it a commit survives a crash of the process. With
+    /// `integrityChecks`, the whole file is checked that often (a server's store), and damage found stops its writes.
+    public init(path: String, synchronous: Bool = true, integrityChecks: Duration? = nil) throws {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -36,11 +38,14 @@ public final class SQLiteLiveStore: LiveStore {
         writer = SQLiteWriter(database: database, health: fileHealth)
         readers = SQLiteReaderPool(path: path)
         checkpointer = try SQLiteCheckpointer(path: path)
+        let health = fileHealth
+        integrityWatch = integrityChecks.map { SQLiteIntegrityWatch(path: path, interval: $0, health: health) }
     }
 
     deinit {
         writer.stop()
         checkpointer.stop()
+        integrityWatch?.stop()
     }
 
     /// Brings the file to `schemaVersion`, one migration per transaction (safe when two processes open a new

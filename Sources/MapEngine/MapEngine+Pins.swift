@@ -24,9 +24,10 @@ extension MapEngine {
                                  snapstreak: $0.snapstreak, bestFriend: $0.bestFriend, pose: $0.pose.rawValue) }
     }
 
-    /// The layout engine for a scale (labels are measured at the pixel size they are drawn).
+    /// The layout engine for a scale (labels are measured at the pixel size they are drawn, and keep clear of poses).
     public func pinEngine(scale: Double) -> PinLayoutEngine {
-        PinLayoutEngine(style: pinLook.layout, measurer: FontMeasurer(font: labelFont, scale: scale), groupings: groupings)
+        PinLayoutEngine(style: pinLook.layout, measurer: FontMeasurer(font: labelFont, scale: scale), groupings: groupings,
+                        footprints: PoseFootprint())
     }
 
     /// Lays out the pins of the viewer's visible friends in a viewport; a selected id that is not among them
@@ -38,9 +39,9 @@ extension MapEngine {
                                                        previousAnchors: previousAnchors)
     }
 
-    /// Which pin, group or label a tap at `point` hits.
+    /// Which pin, group or label a tap at `point` hits (a pose's drawing hits its pin).
     public func hit(_ point: ScreenPoint, in layout: PinLayoutResult) -> HitResult {
-        PinHitTester(layout: layout, style: pinLook.layout).hit(point)
+        PinHitTester(layout: layout, style: pinLook.layout, footprints: PoseFootprint()).hit(point)
     }
 
     /// The selection camera for a visible friend's id or a group id of `layout` (a group zooms to where it splits).
@@ -75,12 +76,16 @@ extension MapEngine {
         return [credit, viewport.insets.bottom > 0 ? bottom.pixels(scale: viewport.scale) : nil].compactMap { $0 }
     }
 
-    /// The boxes of a layout's drawn avatars and labels in frame pixels: place names keep clear of them.
+    /// The boxes of a layout's drawn avatars, their poses and labels in frame pixels: place names keep clear of them.
     func pinBoxes(_ layout: PinLayoutResult?) -> [Rect] {
         guard let layout else { return [] }
         let scale = layout.viewport.scale
-        let rects = layout.pins.filter { $0.visible && $0.groupId == nil }.flatMap { [$0.avatarRect, $0.labelRect] }
-            + layout.groups.flatMap { [$0.avatarRect, $0.labelRect] }
+        let poses = Dictionary(layout.pins.map { ($0.id, $0.pose) }, uniquingKeysWith: { first, _ in first })
+        func posed(_ avatar: ScreenRect?, _ members: [String]) -> ScreenRect? {
+            avatar.flatMap { PoseFootprint().extent(poses: members.map { poses[$0] ?? "standing" }, avatar: $0, scale: scale) }
+        }
+        let rects = layout.pins.filter { $0.visible && $0.groupId == nil }.flatMap { [$0.avatarRect, $0.labelRect, posed($0.avatarRect, [$0.id])] }
+            + layout.groups.flatMap { [$0.avatarRect, $0.labelRect, posed($0.avatarRect, $0.members)] }
         return rects.compactMap { $0 }.map { $0.pixels(scale: scale) }
     }
 

@@ -72,8 +72,17 @@ public struct PinRenderer {
         [(-0.21, -0.21, 0.4), (0.21, -0.21, 0.4), (-0.21, 0.21, 0.4), (0.21, 0.21, 0.4)],
     ]
 
+    /// The circles of a group's bubble `whole` that hold its first faces, then "+N" past `shownMembers` members.
+    static func faceCircles(in whole: Rect, members: Int) -> [Rect] {
+        let w = whole.width
+        return faceSlots[min(members, shownMembers + 1) - 2].map { slot in
+            Rect(x: whole.center.x + (slot.x - slot.side / 2) * w, y: whole.center.y + (slot.y - slot.side / 2) * w, width: slot.side * w,
+                 height: slot.side * w)
+        }
+    }
+
     /// One friend's avatar fills the box; a group is one round bubble holding up to three faces and "+N".
-    private func drawAvatars(_ drawable: Drawable, scale: Double, into canvas: Canvas) {
+    func drawAvatars(_ drawable: Drawable, scale: Double, into canvas: Canvas) {
         let whole = drawable.avatar.pixels(scale: scale)
         guard drawable.members.count > 1 else {
             drawAvatar(drawable.members[0], in: whole, selected: drawable.selected, scale: scale, into: canvas)
@@ -82,11 +91,7 @@ public struct PinRenderer {
         canvas.drawShadow(of: .ellipse(in: whole), color: look.shadow, sigma: look.shadowBlur * scale, offset: Point(0, look.shadowOffsetY * scale),
                           masks: shadows)
         canvas.fill(.ellipse(in: whole), paint: .solid(look.ring))
-        let slots = Self.faceSlots[min(drawable.members.count, Self.shownMembers + 1) - 2]
-        let w = whole.width
-        for (index, slot) in slots.enumerated() {
-            let circle = Rect(x: whole.center.x + (slot.x - slot.side / 2) * w, y: whole.center.y + (slot.y - slot.side / 2) * w,
-                              width: slot.side * w, height: slot.side * w)
+        for (index, circle) in Self.faceCircles(in: whole, members: drawable.members.count).enumerated() {
             guard index < Self.shownMembers else {
                 drawMore(drawable.members.count - Self.shownMembers, in: circle, into: canvas)
                 continue

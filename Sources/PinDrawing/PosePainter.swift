@@ -81,4 +81,22 @@ enum PosePainter {
             break
         }
     }
+
+    /// The box (in the units of `circle`) that `pose`'s drawings above cover around an avatar in `circle`, strokes
+    /// included; nil for standing, which draws nothing. The numbers are the drawings'; keep them together.
+    static func extent(_ pose: Pose, around circle: Rect) -> Rect? {
+        let (cx, cy, w) = (circle.center.x, circle.center.y, circle.width)
+        func box(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, stroke: Double = 0) -> Rect {
+            Rect(x: cx + x0 * w - stroke / 2, y: cy + y0 * w - stroke / 2, width: (x1 - x0) * w + stroke, height: (y1 - y0) * w + stroke)
+        }
+        switch pose {
+        case .flying: return box(-0.68, -0.8, 0.68, 0.8)
+        // The body and wheels; the cabin's top is the highest point.
+        case .driving: return box(-0.85, 0.02, 0.85, 0.68)
+        // The balloons, left and top, and their threads down to the anchor (behind the avatar), right and bottom.
+        case .birthday: return box(-1.38, -1.42, -0.3, 0.05, stroke: max(0.6, 0.025 * w))
+        case .asleep: return box(0.5, -0.78, 1.06, -0.25, stroke: max(1.5, 0.11 * w))
+        case .standing: return nil
+        }
+    }
 }

@@ -14,8 +14,8 @@ public struct HitResult: Hashable, Sendable, Codable {
 }
 
 /// Answers which pin, group or label is under a screen point: every visible avatar has a touch target of at
-/// least 44 × 44 pt around it, labels are targets too, and the topmost (highest z-index) wins. Targets are
-/// kept in a `GridIndex` so a query looks at a handful of them.
+/// least 44 × 44 pt around it, what its pin draws beyond it (a pose) hits it too, labels are targets too, and the
+/// topmost (highest z-index) wins. Targets are kept in a `GridIndex` so a query looks at a handful of them.
 public struct PinHitTester: Sendable {
     private struct Target: Sendable {
         let rect: ScreenRect
@@ -26,13 +26,18 @@ public struct PinHitTester: Sendable {
     private let targets: [Target]
     private let index: GridIndex
 
-    public init(layout: PinLayoutResult, style: PinStyle) {
+    /// The targets of `layout`'s visible pins and groups; `footprints` says what pins draw beyond their avatars.
+    public init(layout: PinLayoutResult, style: PinStyle, footprints: (any PinFootprinting)? = nil) {
         var targets: [Target] = []
+        let poses = footprints == nil ? [:] : Dictionary(layout.pins.map { ($0.id, $0.pose) }, uniquingKeysWith: { first, _ in first })
         func add(avatar: ScreenRect?, label: ScreenRect?, zIndex: Int, kind: HitResult.Kind, id: String, members: [String]?) {
             if let avatar {
                 let side = max(style.minimumTouchTarget, avatar.width)
                 let rect = ScreenRect(x: avatar.center.x - side / 2, y: avatar.center.y - side / 2, width: side, height: side)
                 targets.append(Target(rect: rect, zIndex: zIndex, result: HitResult(kind: kind, id: id, members: members)))
+                if let extent = footprints?.extent(poses: (members ?? [id]).map { poses[$0] ?? "standing" }, avatar: avatar, scale: layout.viewport.scale) {
+                    targets.append(Target(rect: extent, zIndex: zIndex, result: HitResult(kind: kind, id: id, members: members)))
+                }
             }
             if let label {
                 targets.append(Target(rect: label, zIndex: zIndex, result: HitResult(kind: .label, id: id, members: members)))

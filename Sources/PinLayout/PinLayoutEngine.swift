@@ -4,18 +4,21 @@ import GeoCore
 /// Lays out friends' pins for a viewport. Friends whose round avatars would overlap by more than the style allows
 /// are grouped first, at every zoom (`GroupHierarchy`); then every avatar and group on screen is placed (a friend
 /// is never hidden, only a label is dropped), then labels in priority order, each on its previous anchor or the
-/// first free one of eight, in full or short form, covering no avatar and no label; a label that fits nowhere is
-/// dropped and says why in the JSON. Nothing goes under the insets.
+/// first free one of eight, in full or short form, covering no avatar (nor what its pin draws beyond it, a pose) and
+/// no label; a label that fits nowhere is dropped and says why in the JSON. Nothing goes under the insets.
 public struct PinLayoutEngine: Sendable {
     public let style: PinStyle
     public let measurer: any TextMeasuring
     /// Where groupings are kept between layouts of the same friends (none: each layout groups afresh).
     public let groupings: GroupingCache?
+    /// What pins draw beyond their avatars, which labels keep clear of (none: pins are their avatars alone).
+    public let footprints: (any PinFootprinting)?
 
-    public init(style: PinStyle, measurer: any TextMeasuring, groupings: GroupingCache? = nil) {
+    public init(style: PinStyle, measurer: any TextMeasuring, groupings: GroupingCache? = nil, footprints: (any PinFootprinting)? = nil) {
         self.style = style
         self.measurer = measurer
         self.groupings = groupings
+        self.footprints = footprints
     }
 
     /// A cluster being laid out: members as indices into the priority-ordered subjects.
@@ -79,9 +82,11 @@ public struct PinLayoutEngine: Sendable {
                 clusters[index].hidden = "outside the part of the screen the insets leave free"
                 continue
             }
-            placement.placeAvatar(at: clusters[index].point)
+            let avatar = avatarRect(clusters[index].point)
+            let extent = footprints?.extent(poses: clusters[index].members.map { ordered[$0].pose }, avatar: avatar, scale: viewport.scale)
+            placement.placeAvatar(at: clusters[index].point, extent: extent)
             placed.append(index)
-            clusters[index].avatar = avatarRect(clusters[index].point)
+            clusters[index].avatar = avatar
         }
         // Then labels, in priority order, each where it covers no avatar and no label placed before it.
         for (avatar, index) in placed.enumerated() {

@@ -1,11 +1,14 @@
 import GeoCore
 
-/// What has been placed so far while laying out pins: round avatars and label boxes, each in a collision grid.
+/// What has been placed so far while laying out pins: round avatars with the boxes of what they draw beyond their
+/// circle (poses), and label boxes, each in a collision grid.
 struct SymbolPlacement {
     let radius: Double
     let free: ScreenRect
     private var avatarGrid: GridIndex
     private var avatarCentres: [ScreenPoint] = []
+    private var extentGrid: GridIndex
+    private var extents: [ScreenRect] = []
     private var labelGrid: GridIndex
     private var labels: [ScreenRect] = []
 
@@ -13,6 +16,7 @@ struct SymbolPlacement {
         radius = style.avatarSize / 2
         self.free = free
         avatarGrid = GridIndex(extent: free, cellSize: style.gridCell)
+        extentGrid = GridIndex(extent: free, cellSize: style.gridCell)
         labelGrid = GridIndex(extent: free, cellSize: style.gridCell)
     }
 
@@ -28,9 +32,13 @@ struct SymbolPlacement {
         ScreenRect(x: centre.x - radius, y: centre.y - radius, width: 2 * radius, height: 2 * radius)
     }
 
-    mutating func placeAvatar(at centre: ScreenPoint) {
+    /// An avatar at `centre`, with `extent`, the box of what its pin draws beyond the circle (nil: nothing).
+    mutating func placeAvatar(at centre: ScreenPoint, extent: ScreenRect? = nil) {
         avatarGrid.insert(avatarCentres.count, box(around: centre))
         avatarCentres.append(centre)
+        guard let extent else { return }
+        extentGrid.insert(extents.count, extent)
+        extents.append(extent)
     }
 
     mutating func placeLabel(_ rect: ScreenRect) {
@@ -39,13 +47,16 @@ struct SymbolPlacement {
     }
 
     /// What keeps the label box of the `owner`th avatar placed out: the screen's free area, a placed label, a
-    /// placed avatar, or another avatar as near the box's centre as its own (the label would seem to name it);
-    /// empty when it fits.
+    /// placed avatar or what it draws beyond its circle, or another avatar as near the box's centre as its own (the
+    /// label would seem to name it); empty when it fits.
     func blockers(of rect: ScreenRect, owner: Int) -> Set<LabelBlocker> {
         var found = Set<LabelBlocker>()
         if !free.contains(rect) { found.insert(.edge) }
         if any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
-        if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) }) { found.insert(.avatar) }
+        if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
+            || any(in: extentGrid, meeting: rect, where: { extents[$0].overlaps(rect) }) {
+            found.insert(.avatar)
+        }
         let centre = rect.center
         let own = Self.distance(centre, avatarCentres[owner])
         let reach = ScreenRect(x: centre.x - own, y: centre.y - own, width: 2 * own, height: 2 * own)

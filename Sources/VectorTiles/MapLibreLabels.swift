@@ -75,13 +75,23 @@ enum MapLibreLabels {
         ]
     }
 
-    /// Circles for friends and groups (`color` and `label` properties), and their labels when there is text.
+    /// The Actionmoji poses drawn under a friend's circle (the plane window, the balloons); the others go over it.
+    static let posesBehind = ["flying", "birthday"]
+    static let posesInFront = ["driving", "asleep"]
+
+    /// Circles for friends and groups (`color` and `label` properties), each friend's Actionmoji pose (`pose`: the
+    /// page's image `pose-NAME`, centred on the friend, under or over the circle as the raster pins draw it), and their
+    /// labels when there is text.
     static func friendLayers(_ look: FriendMarkerLook, text: Bool) -> [[String: Any]] {
-        var layers: [[String: Any]] = [[
+        func poses(_ id: String, _ names: [String]) -> [String: Any] {
+            ["id": id, "type": "symbol", "source": "friends", "filter": ["match", ["get", "pose"], names, true, false],
+             "layout": ["icon-image": ["concat", "pose-", ["get", "pose"]], "icon-allow-overlap": true, "icon-ignore-placement": true]]
+        }
+        var layers: [[String: Any]] = [poses("friend-poses-behind", posesBehind), [
             "id": "friends", "type": "circle", "source": "friends",
             "paint": ["circle-radius": look.avatarSize / 2 - look.ringWidth, "circle-color": ["get", "color"],
                       "circle-stroke-color": MapLibreStyle.css(look.ring), "circle-stroke-width": look.ringWidth],
-        ]]
+        ], poses("friend-poses", posesInFront)]
         if text {
             layers.append([
                 "id": "friend-labels", "type": "symbol", "source": "friends",

@@ -56,7 +56,7 @@ enum LiveOptions {
         let path = databasePath(options, dataDirectory: dataDirectory)
         guard !path.isEmpty else { throw UsageError(description: "--db must name a file") }
         if let serving { try SQLiteLiveStore.checkFile(path: path, mustExist: serving == .production) }
-        let store = try SQLiteLiveStore(path: path)
+        let store = try SQLiteLiveStore(path: path, integrityChecks: serving == nil ? nil : SQLiteLiveStore.servingIntegrityChecks)
         return (store, store.makeChangeFeed())
     }
 

@@ -39,6 +39,40 @@ struct SQLiteHealthTests {
         #expect(store.health() != .ready)
     }
 
+    /// A page in the middle of a table, which the readiness probe (both ends of each table) never reads, is found
+    /// damaged by the server's whole-file check, and the store then takes no writes (it once took them for good).
+    @Test func damageNoRequestReadsIsFoundByTheWholeFileCheck() async throws {
+        let path = SQLiteStoreTests.temporaryPath()
+        let watched = try SQLiteLiveStore(path: path, synchronous: false, integrityChecks: .milliseconds(50))
+        #expect(try watched.addPerson(StoreConformance.person("ann"), settings: .newPerson))
+        _ = try watched.addSnaps((0..<4000).map { try PublicSnap(person: PersonID("ann"), coordinate: Coordinate(lat: 40.7, lon: -73.9),
+                                                                  takenAt: StoreConformance.t0.addingTimeInterval(Double($0))) })
+        let plain = try SQLiteLiveStore(path: path, synchronous: false)
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let pageSize = try #require(try database.query("PRAGMA page_size").first?.first?.integer)
+        let pages = try #require(try database.query("PRAGMA page_count").first?.first?.integer)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: UInt64(pageSize * (pages / 2)))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
+        try handle.close()
+        let found = await Self.eventually(within: 10) { watched.health() != .ready }
+        #expect(found, "the whole-file check found the damaged page \(pages / 2) of \(pages)")
+        guard case .unavailable(let reason) = watched.health() else { return }
+        #expect(reason.contains("damaged"), "\(reason)")
+        #expect(throws: LiveMapError.unavailable(message: reason)) { try watched.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann")) }
+        #expect(plain.health() == .ready, "the readiness probe alone does not read the page: the check is what found it")
+    }
+
+    private static func eventually(within seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
     @Test func aFullDiskReadsAsDiskFull() {
         let ioError = SQLiteDatabase.Failure(description: "x", code: SQLITE_IOERR, systemError: ENOSPC)
         #expect(ioError.fault == .diskFull, "ENOSPC under SQLite's \"disk I/O error\"")

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import ServerTestSupport
 import Testing
+@testable import MapServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,6 +23,35 @@ struct StopFaultTests {
             #expect(try await first.fetch("/v1/me/layout.json").0 == 200)
         }
         #expect(try await first.fetch("/healthz/ready").0 == 200)
+    }
+
+    /// A stop is heard at once while renders keep every core busy: its handler once waited on the shared thread
+    /// pool, so readiness said 200 for 9 s after SIGTERM, new requests were taken, and the exit came after 19 s.
+    @Test func aStopIsHeardAtOnceWhileRendersFillEveryCore() async throws {
+        let server = try ServerFixture()
+        let pid = server.process.processIdentifier
+        let base = server.base.absoluteString
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        let frames = try (0..<RenderPool.perPersonLimit).map { index in
+            try TestProcess.start(curl, ["-s", "-o", "/dev/null", "--max-time", "60", "-H", "Authorization: Bearer " + server.token,
+                                         base + "/v1/me/frame.png?size=3000x3000&scale=2&zoom=\(14 + Double(index) / 7)"])
+        }
+        defer { frames.forEach { $0.terminate() } }
+        // The renders are under way once the server has spent a second of processor time on them.
+        let idle = try ProcessTimes.cpuSeconds(of: pid)
+        #expect(try await Faults.eventually(within: 60) { try ProcessTimes.cpuSeconds(of: pid) - idle >= 1 })
+        #expect(frames.allSatisfy { $0.isRunning }, "the renders were still being drawn when the stop came")
+        let signalled = Date()
+        kill(pid, SIGTERM)
+        var ready: [String] = []
+        while ready.last == nil || ready.last == "200", Date().timeIntervalSince(signalled) < Faults.stopBound {
+            let probe = try TestProcess.run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2", base + "/healthz/ready"])
+            ready.append(probe.output)
+        }
+        #expect(ready.filter { $0 == "200" }.count <= 1, "readiness turned 503 (or the port closed) at once after SIGTERM: \(ready)")
+        #expect(Faults.waitForExit(server.process, seconds: Faults.stopBound - Date().timeIntervalSince(signalled)),
+                "exited within \(Faults.stopBound) s of SIGTERM")
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
     }
 
     @Test(arguments: 0..<Faults.rounds)

@@ -46,10 +46,34 @@ public enum TestProcess {
         return ProcessResult(status: process.terminationStatus, exited: process.terminationReason == .exit, stdout: printed, stderr: errors.data)
     }
 
+    /// Starts `executable` with `arguments`, its input and outputs on /dev/null, and returns without waiting.
+    public static func start(_ executable: URL, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs a program found on `PATH` (as `env` finds it).
     public static func run(program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
                            directory: URL? = nil) throws -> ProcessResult {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, input: input, environment: environment, directory: directory)
+    }
+}
+
+/// What the kernel counts of a process (Linux `/proc`).
+public enum ProcessTimes {
+    /// The processor time `pid` has used so far, user and system, in seconds.
+    public static func cpuSeconds(of pid: Int32) throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The fields after the command's name in parentheses, which may hold spaces: utime and stime are the 12th and 13th.
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
 

@@ -84,6 +84,19 @@ struct CLITests {
         }
     }
 
+    /// The README's exit codes: 2 for a clock that is no time, whatever the layers drawn (a base-only frame never
+    /// read it, and wrote a PNG with exit 0).
+    @Test func aBadClockIsAUsageErrorForEveryFrame() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-clock-\(UUID().uuidString).png").path
+        for layers in ["base", "base,heat,pins"] {
+            for clock in ["notatime", "2026-13-45T99:00:00Z"] {
+                let render = try run("render", "--layers", layers, "--clock", clock, "--size", "64x64", "--scale", "1", "--out", out)
+                #expect(render.status == 2 && render.stdout.isEmpty && render.stderr.contains("clock"), "\(layers) \(clock): \(render.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: out), "nothing is written for a bad --clock")
+            }
+        }
+    }
+
     /// The README's exit codes: 1 for a missing input file (it was 2 for mbtiles-merge's parts).
     @Test func aMissingMergeInputIsARuntimeError() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-merge-\(UUID().uuidString).mbtiles").path

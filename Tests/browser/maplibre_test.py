@@ -62,7 +62,7 @@ def main():
     base, raster_path, screenshot = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
     token = sys.argv[4] if len(sys.argv) > 4 else None
     style = json.load(urllib.request.urlopen(base + "/styles/snapmap.json"))
-    paints = {layer["id"]: layer["paint"] for layer in style["layers"]}
+    paints = {layer["id"]: layer.get("paint", {}) for layer in style["layers"]}
     classes = {name: colour(paints[name]["fill-color"]) for name in ("water", "land", "parks")}
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"

@@ -45,8 +45,6 @@ enum StoredOrders {
             throw UnknownPerson(id: id)
         } catch let error as LiveMapError {
             throw UsageError(description: error.description)
-        } catch let error as OrderBookError {
-            throw UsageError(description: error.description)
         }
     }
 

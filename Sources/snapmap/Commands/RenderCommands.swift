@@ -21,6 +21,7 @@ let renderCommand = Command(
     let viewport = try options.request.viewport(scene: engine.scene)
     try engine.checkFrame(viewport)
     let layers = try options.request.layers(default: [.base])
+    _ = try options.request.clock(scene: engine.scene, default: Date())  // a bad --clock is refused whatever the layers
     if layers.contains(.footsteps), !layers.contains(.base) { throw UsageError(description: "--layers: footsteps is drawn over the base layer: add base") }
     let view = !layers.isDisjoint(with: [.pins, .heat, .footsteps]) ? try LiveOptions.view(options, engine: engine, footsteps: layers.contains(.footsteps)) : nil
     let selected = try options.request.selected(among: view?.friends ?? [])

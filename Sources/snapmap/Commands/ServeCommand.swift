@@ -80,15 +80,17 @@ let serveCommand = Command(
 }
 
 /// Waits for the server's stop: one of `signals` (caught from the start, so one sent while the server starts is
-/// not lost) or, when asked, the end of standard input.
+/// not lost) or, when asked, the end of standard input. The signals are heard on a queue of their own: on the
+/// shared pool, whose threads renders keep busy, a SIGTERM once waited 9 s for one.
 final class ServeLoop: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
+    private let signalQueue = DispatchQueue(label: "snapmap-stop-signals")
     private var sources: [any DispatchSourceSignal] = []
 
     init(stoppingOn signals: [Int32], orStdinEOF watchStdin: Bool) {
         for number in signals {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
             source.setEventHandler { [done] in done.signal() }
             source.resume()
             sources.append(source)
