@@ -215,7 +215,7 @@ struct PlaceLabeler {
         let visible = Rect(x: 0, y: Double(canvas.originY), width: Double(view.width), height: Double(canvas.height))
         for placement in placements {
             let outline = placed[placement.name].outline(placement.option)
-            guard outline.box.outset(by: haloWidth).intersects(visible) else { continue }
+            guard outline.box.outset(by: haloWidth).overlaps(visible) else { continue }
             let glyphs = outline.glyphs
             canvas.stroke(glyphs, style: StrokeStyle(width: haloWidth, join: .bevel, cap: .butt), paint: .solid(places.halo))
             canvas.fill(glyphs, paint: .solid(placed[placement.name].color))

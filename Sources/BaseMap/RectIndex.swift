@@ -17,7 +17,7 @@ struct RectIndex {
     /// Whether `box` shares interior area with any box added.
     func intersects(_ box: Rect) -> Bool {
         var found = false
-        grid.forEach(meeting: Self.screenRect(box)) { found = found || boxes[$0].intersects(box) }
+        grid.forEach(meeting: Self.screenRect(box)) { found = found || boxes[$0].overlaps(box) }
         return found
     }
 

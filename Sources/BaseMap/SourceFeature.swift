@@ -1,3 +1,5 @@
+import Planar
+
 /// A property value from GeoJSON or a dBASE table.
 public enum PropertyValue: Hashable, Sendable {
     case string(String)
@@ -17,16 +19,11 @@ public enum SourceGeometry: Sendable {
     case polygons([[[SourcePosition]]])
 }
 
-/// One position in source coordinates.
-public struct SourcePosition: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
+/// The space of a source file's own coordinates (its CRS's x and y, before they are projected to mercator).
+public enum SourceCoordinates {}
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-}
+/// One position in source coordinates.
+public typealias SourcePosition = PlanePoint<SourceCoordinates>
 
 /// A feature as read from a source: geometry and properties.
 public struct SourceFeature: Sendable {

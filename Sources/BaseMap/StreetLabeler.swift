@@ -53,7 +53,7 @@ struct StreetLabeler {
                     guard !overlaps, !repeats, labelArea?.contains(label.box) ?? true else { continue }
                     anchorsByName[name, default: []].append(label.anchor)
                     placed.append(label.box)
-                    if label.box.outset(by: haloWidth).intersects(visible) { glyphs.append(outline(of: label, layout: layout, size: size)) }
+                    if label.box.outset(by: haloWidth).overlaps(visible) { glyphs.append(outline(of: label, layout: layout, size: size)) }
                 }
             }
         }
@@ -166,17 +166,5 @@ struct WorldLine {
         let index = segment(at: distance)
         let d = points[index + 1] - points[index]
         return atan2(d.y, d.x)
-    }
-}
-
-extension Rect {
-    /// Whether the two share interior area.
-    func intersects(_ other: Rect) -> Bool {
-        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
-    }
-
-    /// Whether `other` lies wholly inside this rectangle.
-    func contains(_ other: Rect) -> Bool {
-        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 }

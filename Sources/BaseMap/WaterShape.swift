@@ -120,6 +120,14 @@ struct WaterShape {
     /// The shoreline's edges that meet a square of half-side `within` around a point.
     private static func shorelineEdges(_ land: BaseMapStore, around centre: MercatorPoint, within: Double) -> [(MercatorPoint, MercatorPoint)] {
         let box = MercatorRect(minX: centre.x - within, minY: centre.y - within, maxX: centre.x + within, maxY: centre.y + within)
+        return landEdges(land, near: box) { a, b in
+            max(a.x, b.x) >= box.minX && min(a.x, b.x) <= box.maxX && max(a.y, b.y) >= box.minY && min(a.y, b.y) <= box.maxY
+        }
+    }
+
+    /// The edges `keep` takes of the land rings whose features meet `box`, in the table's order.
+    private static func landEdges(_ land: BaseMapStore, near box: MercatorRect,
+                                  keep: (MercatorPoint, MercatorPoint) -> Bool) -> [(MercatorPoint, MercatorPoint)] {
         let table = land.land
         var edges: [(MercatorPoint, MercatorPoint)] = []
         for feature in BaseMapStore.features(of: table, grid: land.landGrid, in: box) {
@@ -128,7 +136,7 @@ struct WaterShape {
                 var previous = ring.upperBound - 1
                 for index in ring {
                     let (a, b) = (MercatorPoint(x: table.xs[previous], y: table.ys[previous]), MercatorPoint(x: table.xs[index], y: table.ys[index]))
-                    if max(a.x, b.x) >= box.minX, min(a.x, b.x) <= box.maxX, max(a.y, b.y) >= box.minY, min(a.y, b.y) <= box.maxY { edges.append((a, b)) }
+                    if keep(a, b) { edges.append((a, b)) }
                     previous = index
                 }
             }
@@ -141,19 +149,7 @@ struct WaterShape {
     private static func waterMask(land: BaseMapStore, side: Int, point: (Int, Int) -> MercatorPoint) -> [Bool] {
         let (low, high) = (point(0, 0), point(side - 1, side - 1))
         let box = MercatorRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)
-        let table = land.land
-        var edges: [(MercatorPoint, MercatorPoint)] = []
-        for feature in BaseMapStore.features(of: table, grid: land.landGrid, in: box) {
-            for part in table.parts(of: feature) {
-                let ring = table.points(ofPart: part)
-                var previous = ring.upperBound - 1
-                for index in ring {
-                    let (a, b) = (MercatorPoint(x: table.xs[previous], y: table.ys[previous]), MercatorPoint(x: table.xs[index], y: table.ys[index]))
-                    if max(a.y, b.y) >= box.minY, min(a.y, b.y) <= box.maxY { edges.append((a, b)) }
-                    previous = index
-                }
-            }
-        }
+        let edges = landEdges(land, near: box) { a, b in max(a.y, b.y) >= box.minY && min(a.y, b.y) <= box.maxY }
         var wet = [Bool](repeating: true, count: side * side)
         for row in 0..<side {
             let y = point(0, row).y

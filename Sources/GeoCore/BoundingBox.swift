@@ -1,3 +1,5 @@
+import Planar
+
 /// A box in degrees: west, south, east, north (west < east; no antimeridian crossing).
 public struct GeoBoundingBox: Hashable, Sendable, Codable {
     public let west: Double

@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 extension Viewport {
     /// The camera that shows `rect` inside the viewport minus its insets and `padding`, centered in that

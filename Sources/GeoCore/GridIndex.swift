@@ -1,3 +1,5 @@
+import Planar
+
 /// A dynamic grid index of boxes, MapLibre's GridIndex: a fixed extent cut into cells kept in one dense vector,
 /// each key's box registered in the cells it covers (coordinates clamped to the extent, so a box outside it sits
 /// in the edge cells), so a query looks only at the boxes that share its cells. Keys are small non-negative

@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// A pixel window onto the mercator plane: where pixel (0, 0) is, how many pixels a metre is, the size in
 /// pixels, and the style zoom and scale that choose colours and widths. Frames and tiles both become one.

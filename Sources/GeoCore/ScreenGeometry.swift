@@ -1,13 +1,11 @@
-/// A position on screen in points, origin top-left, y down.
-public struct ScreenPoint: Hashable, Sendable, Codable {
-    public var x: Double
-    public var y: Double
+// Re-exported: a module that imports GeoCore uses its points and rectangles with Planar's operations.
+@_exported import Planar
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-}
+/// The space of the screen in points, origin top-left, y down (a point is `scale` pixels on a canvas).
+public enum Points {}
+
+/// A position on screen in points.
+public typealias ScreenPoint = PlanePoint<Points>
 
 /// A width and height in points.
 public struct ScreenSize: Hashable, Sendable, Codable {
@@ -30,40 +28,9 @@ public struct ScreenSize: Hashable, Sendable, Codable {
 }
 
 /// An axis-aligned rectangle on screen in points.
-public struct ScreenRect: Hashable, Sendable, Codable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+public typealias ScreenRect = PlaneRect<Points>
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var minX: Double { x }
-    public var minY: Double { y }
-    public var maxX: Double { x + width }
-    public var maxY: Double { y + height }
-    public var center: ScreenPoint { ScreenPoint(x: x + width / 2, y: y + height / 2) }
-
-    /// Whether the point lies inside or on the edge.
-    public func contains(_ point: ScreenPoint) -> Bool {
-        point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
-    }
-
-    /// Whether `other` lies entirely inside this rectangle (edges may touch).
-    public func contains(_ other: ScreenRect) -> Bool {
-        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
-    }
-
-    /// Whether the two share interior area (touching edges do not count).
-    public func overlaps(_ other: ScreenRect) -> Bool {
-        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
-    }
-
+extension ScreenRect {
     /// This rectangle shrunk by the insets (negative insets grow it).
     public func inset(by insets: EdgeInsets) -> ScreenRect {
         ScreenRect(x: x + insets.left, y: y + insets.top,

@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// What a screen shows: a center, a fractional zoom (256-point convention), a size in points,
 /// a scale in pixels per point and the insets covered by UI. North is up.

@@ -1,16 +1,12 @@
 import Foundation
 import Parallel
+import Planar
+
+/// The space of EPSG:3857: metres, x east and y north.
+public enum MercatorMetres {}
 
 /// A position in EPSG:3857 metres, x east and y north.
-public struct MercatorPoint: Hashable, Sendable, Codable {
-    public var x: Double
-    public var y: Double
-
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-}
+public typealias MercatorPoint = PlanePoint<MercatorMetres>
 
 /// The spherical Web Mercator projection (EPSG:3857) in pure Swift: the fast path, checked against PROJ.
 public enum WebMercator {

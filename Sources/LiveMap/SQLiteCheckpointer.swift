@@ -6,28 +6,21 @@ import SQLiteKit
 final class SQLiteCheckpointer: @unchecked Sendable {
     static let interval = 0.5
     private let database: SQLiteDatabase
-    private let condition = NSCondition()
-    private var stopped = false
+    private let thread = StoppableThread()
 
     init(path: String) throws {
         database = try SQLiteDatabase(path: path, create: false)
-        let thread = Thread { self.loop() }
-        thread.name = "snapmap-sqlite-checkpoint"
-        thread.start()
+        thread.start(name: "snapmap-sqlite-checkpoint") { self.loop() }
     }
 
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.signal()
-        condition.unlock()
-    }
+    func stop() { thread.stop() }
 
     private func loop() {
+        let condition = thread.condition
         while true {
             condition.lock()
-            if !stopped { _ = condition.wait(until: Date().addingTimeInterval(Self.interval)) }
-            let done = stopped
+            if !thread.stopped { _ = condition.wait(until: Date().addingTimeInterval(Self.interval)) }
+            let done = thread.stopped
             condition.unlock()
             try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
             if done { return }

@@ -29,25 +29,18 @@ final class SQLiteWriter: @unchecked Sendable {
 
     private let database: SQLiteDatabase
     private let health: SQLiteFileHealth
-    private let condition = NSCondition()
+    private let thread = StoppableThread()
+    /// The writes not yet taken into a transaction; read and changed with `thread.condition` held.
     private var pending: [Job] = []
-    private var stopped = false
 
     init(database: SQLiteDatabase, health: SQLiteFileHealth) {
         self.database = database
         self.health = health
-        let thread = Thread { self.loop() }
-        thread.name = "snapmap-sqlite-writer"
-        thread.start()
+        thread.start(name: "snapmap-sqlite-writer") { self.loop() }
     }
 
     /// Ends the writing thread once the queued writes are done.
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.signal()
-        condition.unlock()
-    }
+    func stop() { thread.stop() }
 
     /// Runs `work` inside a committed transaction and returns its result.
     func perform<T: Sendable>(_ work: @escaping (SQLiteDatabase) throws -> T) throws -> T {
@@ -69,18 +62,20 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     private func enqueue(_ job: Job) throws {
+        let condition = thread.condition
         condition.lock()
         defer { condition.unlock() }
-        guard !stopped else { throw LiveMapError.unavailable(message: "the store is closed") }
+        guard !thread.stopped else { throw LiveMapError.unavailable(message: "the store is closed") }
         pending.append(job)
         condition.signal()
     }
 
     private func loop() {
+        let condition = thread.condition
         while true {
             condition.lock()
-            while pending.isEmpty && !stopped { condition.wait() }
-            if pending.isEmpty && stopped {
+            while pending.isEmpty && !thread.stopped { condition.wait() }
+            if pending.isEmpty && thread.stopped {
                 condition.unlock()
                 return
             }

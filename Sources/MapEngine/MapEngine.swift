@@ -65,7 +65,7 @@ public final class MapEngine: Sendable {
         self.paths = paths
         scene = try SceneLoader(dataDirectory: paths.dataDirectory).load()
         let style = try EngineStyle(contentsOf: paths.styleFile)
-        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
+        let store = try paths.loadBaseMap()
         let labelFont = try InterFont.bold.load()
         self.labelFont = labelFont
         baseMap = BaseMapRenderer(store: store, style: style.base, labelFont: labelFont)

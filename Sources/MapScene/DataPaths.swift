@@ -17,6 +17,8 @@ public struct DataPaths: Sendable {
     public var baseMapCacheDirectory: URL { dataDirectory.appendingPathComponent("basemap") }
     /// The names of the big waters, which no base map source has.
     public var waterNamesFile: URL { dataDirectory.appendingPathComponent("places/water-names.json") }
+    /// The driving speed of each street class, in km/h.
+    public var streetSpeedsFile: URL { dataDirectory.appendingPathComponent("routing/speeds.json") }
 
     /// The NYC sources: the directory given at init, else `$SNAPMAP_NYC_DATA`, else `../shared/data/nyc` beside the checkout that holds `Data/`.
     public var baseMapSourceDirectory: URL {

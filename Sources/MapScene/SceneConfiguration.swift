@@ -21,19 +21,12 @@ public struct SelectionSettings: Hashable, Sendable, Codable {
 
 /// `scene.json` as written, before validation.
 struct SceneRecord: Decodable {
-    struct ViewportRecord: Decodable {
-        let center: Coordinate
-        let zoom: Double
-        let size: ScreenSize
-        let scale: Double
-        let insets: EdgeInsets
-    }
-
     let viewer: Viewer
     /// The viewer's own cartoon look.
     let viewerLook: AvatarLook?
     let capturedAt: String
-    let viewport: ViewportRecord
+    /// As written: checked by `validatedViewport`, through the validating initializer.
+    let viewport: Viewport
     let selection: SelectionSettings
 
     func validatedViewport(file: String) throws(DataFileError) -> Viewport {

@@ -19,11 +19,8 @@ extension MapAPI {
     /// need (an order heard of, a Dasher's fix for an order, a tracking map).
     static func drives(engine: MapEngine, live: LiveMapService, baseMapData: String) -> LiveDrives? {
         guard let store = live.sqliteStore else { return nil }
-        let streets = engine.baseMap.store.streets
-        let speeds = engine.paths.dataDirectory.appendingPathComponent("routing/speeds.json")
-        let network = StreetNetwork.shared(baseMapData + fingerprint(speeds)) {
-            Router(graph: RoadGraph(lines: StreetLine.lines(of: streets), speeds: try StreetSpeeds(contentsOf: speeds)))
-        }
+        let (streets, speeds) = (engine.baseMap.store.streets, engine.paths.streetSpeedsFile)
+        let network = StreetNetwork.shared(baseMapData + fingerprint(speeds)) { try Router(streets: streets, speedsFile: speeds) }
         let drives = LiveDrives(book: OrderBook(store: store), network: network)
         // A deleted account's orders left the store with it; their drives leave memory too.
         live.observe { change in

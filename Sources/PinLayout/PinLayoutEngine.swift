@@ -217,8 +217,6 @@ public struct PinLayoutEngine: Sendable {
                               groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected,
                               pose: subject.pose)
         }
-        return PinLayoutResult(viewport: LayoutViewport(center: viewport.center, zoom: viewport.zoom, size: viewport.size, scale: viewport.scale,
-                                                        insets: viewport.insets),
-                               now: now, selected: selected, pins: pins, groups: groups)
+        return PinLayoutResult(viewport: viewport, now: now, selected: selected, pins: pins, groups: groups)
     }
 }

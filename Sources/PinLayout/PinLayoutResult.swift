@@ -57,18 +57,9 @@ public struct LaidOutGroup: Hashable, Sendable, Codable {
     public let splitZoom: Int?
 }
 
-/// The viewport a layout was made for, as JSON shows it.
-public struct LayoutViewport: Hashable, Sendable, Codable {
-    public let center: Coordinate
-    public let zoom: Double
-    public let size: ScreenSize
-    public let scale: Double
-    public let insets: EdgeInsets
-}
-
 /// Every pin and group of a viewport, collisions resolved.
 public struct PinLayoutResult: Hashable, Sendable, Codable {
-    public let viewport: LayoutViewport
+    public let viewport: Viewport
     /// The moment label times ("2m") were computed from.
     public let now: Date
     public let selected: String?

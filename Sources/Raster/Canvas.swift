@@ -1,5 +1,6 @@
 import Foundation
 import Parallel
+import Planar
 
 /// A raster of premultiplied RGBA pixels. Compositing runs in 16 bits a channel so that many translucent
 /// layers add up without the drift 8-bit storage has; pixels come out as RGBA8 (`rgba8`, PNG).

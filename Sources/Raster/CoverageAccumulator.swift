@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// How overlapping sub-paths combine.
 public enum FillRule: String, Sendable, Codable {

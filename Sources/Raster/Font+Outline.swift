@@ -1,5 +1,6 @@
 import CFreeType
 import Foundation
+import Planar
 
 extension Font {
     /// The unhinted outline of a glyph at `size` pixels as a path, origin on the baseline at the pen

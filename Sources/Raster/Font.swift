@@ -1,5 +1,6 @@
 import CFreeType
 import Foundation
+import Planar
 
 /// A font face: HarfBuzz shapes text (kerning, ligatures, "·"), FreeType renders grayscale glyph bitmaps.
 /// FreeType faces are not thread-safe, so every call into them holds the font's lock; the glyph cache lives

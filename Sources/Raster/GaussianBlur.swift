@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// A separable Gaussian blur of a grid of floats (a coverage mask, a density grid): one horizontal pass, one
 /// vertical, with a kernel that reaches a given number of σ.

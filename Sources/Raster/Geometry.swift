@@ -1,64 +1,15 @@
 import Foundation
+// Re-exported: a module that imports Raster uses its points and rectangles with Planar's operations.
+@_exported import Planar
 
-/// A point in pixels (x right, y down).
-public struct Point: Hashable, Sendable, Codable {
-    public var x: Double
-    public var y: Double
+/// The space of a canvas's pixels: x right, y down, from the top-left corner of pixel (0, 0).
+public enum Pixels {}
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-
-    public init(_ x: Double, _ y: Double) {
-        self.init(x: x, y: y)
-    }
-
-    public static func + (lhs: Point, rhs: Point) -> Point { Point(lhs.x + rhs.x, lhs.y + rhs.y) }
-    public static func - (lhs: Point, rhs: Point) -> Point { Point(lhs.x - rhs.x, lhs.y - rhs.y) }
-    public static func * (lhs: Point, rhs: Double) -> Point { Point(lhs.x * rhs, lhs.y * rhs) }
-
-    public var length: Double { (x * x + y * y).squareRoot() }
-
-    /// The dot product.
-    public func dot(_ other: Point) -> Double { x * other.x + y * other.y }
-
-    /// The z of the cross product (positive when `other` turns clockwise on screen, y down).
-    public func cross(_ other: Point) -> Double { x * other.y - y * other.x }
-}
+/// A point in pixels.
+public typealias Point = PlanePoint<Pixels>
 
 /// An axis-aligned rectangle in pixels.
-public struct Rect: Hashable, Sendable, Codable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var minX: Double { x }
-    public var minY: Double { y }
-    public var maxX: Double { x + width }
-    public var maxY: Double { y + height }
-    public var center: Point { Point(x + width / 2, y + height / 2) }
-
-    /// This rectangle grown by `amount` on every side.
-    public func outset(by amount: Double) -> Rect {
-        Rect(x: x - amount, y: y - amount, width: width + 2 * amount, height: height + 2 * amount)
-    }
-
-    /// The smallest rectangle holding both.
-    public func union(_ other: Rect) -> Rect {
-        let minX = min(self.minX, other.minX)
-        let minY = min(self.minY, other.minY)
-        return Rect(x: minX, y: minY, width: max(maxX, other.maxX) - minX, height: max(maxY, other.maxY) - minY)
-    }
-}
+public typealias Rect = PlaneRect<Pixels>
 
 /// A 2-D affine map: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
 public struct AffineTransform: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// What a fill puts down where its shape covers: a solid colour, a radial gradient or an image.
 public enum Paint: Sendable {

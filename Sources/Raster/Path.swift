@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// A vector path: sub-paths of lines and quadratic and cubic Bézier curves, in pixels.
 public struct Path: Sendable {

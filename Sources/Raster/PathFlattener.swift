@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// One flattened sub-path: a polyline, closed or open.
 public struct Contour: Sendable {

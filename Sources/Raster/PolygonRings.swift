@@ -1,3 +1,5 @@
+import Planar
+
 /// Closed rings in one flat array of points with the end offset of each ring (the kdbush way): what fills
 /// and the stroker produce without allocating per piece.
 public struct PolygonRings: Sendable {

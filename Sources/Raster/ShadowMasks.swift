@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// Blurred coverage masks of shadows, kept by shape and blur: pins cast the same soft shadow again and again, so
 /// a shadow placed on whole pixels (`Canvas.drawShadow(…, masks:)`) is rasterized and blurred once per shape.

@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// How a line is drawn: its width, the shape of its corners and of its ends.
 public struct StrokeStyle: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Planar
 
 /// One glyph of shaped text: its id and its pen position in quarter pixels from the text's origin.
 public struct PositionedGlyph: Hashable, Sendable {

@@ -44,12 +44,6 @@ public struct RouteLeg: Sendable, Equatable {
     public let from: Double
     public let to: Double
 
-    public init(edge: Int, from: Double, to: Double) {
-        self.edge = edge
-        self.from = from
-        self.to = to
-    }
-
     public var length: Double { abs(to - from) }
 
     /// The offset on the edge after driving `metres` of this leg.

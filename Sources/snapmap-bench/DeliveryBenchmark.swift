@@ -1,7 +1,7 @@
-import BaseMap
 import Foundation
 import GeoCore
 import LiveMap
+import MapEngine
 import MapScene
 import Orders
 import Parallel
@@ -20,9 +20,7 @@ enum DeliveryBenchmark {
 
     static func run() throws -> String {
         let paths = DataPaths(dataDirectory: URL(fileURLWithPath: "Data"))
-        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
-        let speeds = try StreetSpeeds(contentsOf: URL(fileURLWithPath: "Data/routing/speeds.json"))
-        let router = Router(graph: RoadGraph(lines: StreetLine.lines(of: store.streets), speeds: speeds))
+        let router = try Router(streets: paths.loadBaseMap().streets, speedsFile: paths.streetSpeedsFile)
         return try throughput(router) + "\n" + latency(router)
     }
 

@@ -1,6 +1,6 @@
-import BaseMap
 import Foundation
 import GeoCore
+import MapEngine
 import MapScene
 import Routing
 
@@ -10,9 +10,7 @@ import Routing
 enum MatchingBenchmark {
     static func run() throws -> String {
         let paths = DataPaths(dataDirectory: URL(fileURLWithPath: "Data"))
-        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
-        let speeds = try StreetSpeeds(contentsOf: URL(fileURLWithPath: "Data/routing/speeds.json"))
-        let router = Router(graph: RoadGraph(lines: StreetLine.lines(of: store.streets), speeds: speeds))
+        let router = try Router(streets: paths.loadBaseMap().streets, speedsFile: paths.streetSpeedsFile)
         var random = SplitMix64(seed: 30)
         var traces: [[TraceFix]] = []
         while traces.count < 20 {

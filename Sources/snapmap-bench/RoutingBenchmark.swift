@@ -1,6 +1,6 @@
-import BaseMap
 import Foundation
 import GeoCore
+import MapEngine
 import MapScene
 import Routing
 
@@ -13,8 +13,8 @@ enum RoutingBenchmark {
 
     static func run() throws -> String {
         let paths = DataPaths(dataDirectory: URL(fileURLWithPath: "Data"))
-        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
-        let speeds = try StreetSpeeds(contentsOf: URL(fileURLWithPath: "Data/routing/speeds.json"))
+        let store = try paths.loadBaseMap()
+        let speeds = try StreetSpeeds(contentsOf: paths.streetSpeedsFile)
         var graph: RoadGraph?
         let graphSeconds = BenchmarkClock.best(of: 2) { graph = RoadGraph(lines: StreetLine.lines(of: store.streets), speeds: speeds) }
         var router: Router?

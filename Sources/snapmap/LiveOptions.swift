@@ -12,6 +12,8 @@ enum LiveOptions {
     static let viewer = OptionSpec.value("viewer", "ID", "whose map (default: the scene's viewer, samriv)")
     static let store = OptionSpec.value("store", "redis://HOST:PORT[,…]", "the live store on Redis Cluster instead of the SQLite file")
     static let viewSpecs = [database, store, clock, viewer]
+    /// The options of an operator's command over the store: which store, and the data directory it is seeded from.
+    static let storeSpecs = [database, store, DataLocator.option]
 
     /// The store file: `--db`, else `$SNAPMAP_DB`, else `var/snapmap.db` beside the data directory.
     static func databasePath(_ options: ParsedOptions, dataDirectory: URL) -> String {

@@ -105,8 +105,8 @@ struct PlaceTests {
             let area = Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
             for (index, box) in boxes.enumerated() {
                 #expect(area.contains(box), "\(box) is cut by the frame's edge")
-                #expect(!pins.contains { $0.intersects(box) }, "\(box) covers a pin")
-                for other in boxes[(index + 1)...] { #expect(!box.intersects(other), "\(box) overlaps \(other)") }
+                #expect(!pins.contains { $0.overlaps(box) }, "\(box) covers a pin")
+                for other in boxes[(index + 1)...] { #expect(!box.overlaps(other), "\(box) overlaps \(other)") }
             }
         }
         #expect(shown > 150, "the frames did name places")

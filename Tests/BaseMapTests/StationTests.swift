@@ -88,8 +88,8 @@ struct StationTests {
             let placements = renderer.namePlacements(names, of: frame, avoiding: pins)
             let boxes = placements.map { names[$0.name].outline($0.option).box }
             for (index, box) in boxes.enumerated() {
-                #expect(!pins.contains { $0.intersects(box) }, "\(box) covers a pin")
-                for other in boxes[(index + 1)...] { #expect(!box.intersects(other), "\(box) overlaps \(other)") }
+                #expect(!pins.contains { $0.overlaps(box) }, "\(box) covers a pin")
+                for other in boxes[(index + 1)...] { #expect(!box.overlaps(other), "\(box) overlaps \(other)") }
             }
             let marks = StationMarks(store: store, look: try #require(renderer.style.places).stationMark, view: frame).boxes()
             for placement in placements where names[placement.name].kind == .station {

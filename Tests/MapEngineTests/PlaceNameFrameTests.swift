@@ -21,8 +21,8 @@ struct PlaceNameFrameTests {
             .filter(\.1).map(\.0.name))
         #expect(named.isSuperset(of: ["Williamsburg", "Greenpoint", "South Williamsburg", "East River"]), "\(named)")
         let williamsburg = try #require(names.first { $0.name == "Williamsburg" })
-        #expect(pins.contains { $0.intersects(williamsburg.box) }, "its first spot is under a pin, so the name had to move")
-        #expect(shown.allSatisfy { box in !pins.contains { $0.intersects(box) } })
+        #expect(pins.contains { $0.overlaps(williamsburg.box) }, "its first spot is under a pin, so the name had to move")
+        #expect(shown.allSatisfy { box in !pins.contains { $0.overlaps(box) } })
     }
 
     /// The z13.1 crowd frame, where "CROWN HEIGHTS" ran under the credit: its place names keep clear of the credit's
@@ -35,9 +35,9 @@ struct PlaceNameFrameTests {
         let reserved = engine.reservedBoxes(viewport)
         #expect(reserved.count == 2, "the credit and the bottom inset")
         let anywhere = engine.baseMap.shownPlaceNames(plan.names, of: plan.view, avoiding: engine.pinBoxes(layout))
-        #expect(anywhere.contains { box in reserved.contains { $0.intersects(box) } }, "without them, a name meets the credit or the inset")
+        #expect(anywhere.contains { box in reserved.contains { $0.overlaps(box) } }, "without them, a name meets the credit or the inset")
         let shown = engine.baseMap.shownPlaceNames(plan.names, of: plan.view, avoiding: plan.avoiding)
-        #expect(!shown.isEmpty && shown.allSatisfy { box in !reserved.contains { $0.intersects(box) } })
+        #expect(!shown.isEmpty && shown.allSatisfy { box in !reserved.contains { $0.overlaps(box) } })
     }
 
     /// At z15 a Williamsburg frame (the scene's size, centred between Bedford Av, Lorimer St and Marcy Av), with Sam's
@@ -56,8 +56,8 @@ struct PlaceNameFrameTests {
         #expect(Set(shown.map { names[$0.name].name }).isSuperset(of: ["Lorimer St", "Marcy Av"]), "\(shown.map { names[$0.name].name })")
         // Theo stands at Bedford Av: his pin covers the station's mark and every side of it, so its name is left out.
         let bedford = try #require(names.first { $0.name == "Bedford Av" && $0.kind == .station })
-        #expect(([bedford.box] + bedford.alternatives.map(\.box)).allSatisfy { box in pins.contains { $0.intersects(box) } })
+        #expect(([bedford.box] + bedford.alternatives.map(\.box)).allSatisfy { box in pins.contains { $0.overlaps(box) } })
         #expect(!shown.contains { names[$0.name].name == "Bedford Av" })
-        #expect(shown.allSatisfy { placement in !pins.contains { $0.intersects(names[placement.name].outline(placement.option).box) } })
+        #expect(shown.allSatisfy { placement in !pins.contains { $0.overlaps(names[placement.name].outline(placement.option).box) } })
     }
 }

@@ -9,7 +9,9 @@ import Testing
 /// Streams cannot hurt each other: event streams that never read, beside a healthy viewer whose events must keep
 /// their latency. `SNAPMAP_SLOW_VIEWERS` sets how many slow viewers (8 streams each) and `SNAPMAP_SLOW_P99_MS` the
 /// bound: in `make test` 25 viewers and 250 ms (the other suites share the two cores meanwhile; the finding was
-/// 1.6–2.9 s); `make faults` runs it alone with 125 viewers (1,000 streams) and 50 ms.
+/// 1.6–2.9 s); `make faults` runs it alone with 125 viewers (1,000 streams) and 50 ms. The bound is on top of twice
+/// the p99 the same probes had just before with no slow stream open (the tool's anchor, on the machine as loaded
+/// then): with the whole suite on 16 workers, load alone once took the p99 to 300 ms.
 @Suite("Slow event streams")
 struct SlowStreamTests {
     static let viewers = Int(ProcessInfo.processInfo.environment["SNAPMAP_SLOW_VIEWERS"] ?? "") ?? 25
@@ -55,6 +57,7 @@ struct SlowStreamTests {
         let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any], "\(String(decoding: text, as: UTF8.self))")
         #expect(result["ready"] as? Bool == true && result["slowStreams"] as? Int == Self.viewers * EventHub.maxStreamsPerViewer, "\(result)")
         #expect(result["missed"] as? Int == 0, "every move reached the healthy viewer: \(result)")
-        #expect((result["p99Ms"] as? Double ?? .infinity) <= Self.p99Bound, "p99 of the healthy viewer's events: \(result)")
+        let anchor = try #require(result["anchorP99Ms"] as? Double, "the probes with no slow stream open: \(result)")
+        #expect((result["p99Ms"] as? Double ?? .infinity) <= Self.p99Bound + 2 * anchor, "p99 of the healthy viewer's events: \(result)")
     }
 }

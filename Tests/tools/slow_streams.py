@@ -5,7 +5,8 @@
 
 Opens PER_TOKEN streams for each token of the file SLOW_TOKENS (one a line) with a tiny receive buffer, from 16
 loopback addresses, and never reads them. Then the mover sends PROBES location updates, 150 ms apart (under the rate limit), each at a new
-latitude, and the time from sending each update to its `move` reaching the healthy viewer's stream is measured.
+latitude, and the time from sending each update to its `move` reaching the healthy viewer's stream is measured. The
+same probes sent first, before any slow stream opens, are the anchor: what the machine's load alone makes of them.
 Afterwards, counts the slow streams the server has closed (those it dropped for reading too slowly). Loopback
 only, bounded: every wait has a deadline. Prints one JSON line.
 """
@@ -65,16 +66,11 @@ class Healthy:
         return time.monotonic()
 
 
-def main():
-    host, port = sys.argv[1], int(sys.argv[2])
-    slow_tokens = [line.strip() for line in open(sys.argv[3]) if line.strip()]
-    per_token, healthy_token, mover_token, probes = int(sys.argv[4]), sys.argv[5], sys.argv[6], int(sys.argv[7])
-    slow = [open_slow(host, port, token, index) for index, token in enumerate(slow_tokens * per_token)]
-    healthy = Healthy(host, port, healthy_token)
-    ready = healthy.wait_for("event: ready", 10) is not None
+def probe(client, healthy, mover_token, first, count):
+    """Sends `count` moves after the `first`-th, 150 ms apart; the milliseconds each took to reach `healthy` (sorted),
+    and how many never did."""
     latencies, missed = [], 0
-    client = http.client.HTTPConnection(host, port, timeout=5)
-    for index in range(probes):
+    for index in range(first, first + count):
         lat = "%.6f" % (40.71 + 0.00001 * (index + 1))
         body = json.dumps({"lat": float(lat), "lon": -73.95, "accuracyMeters": 5})
         sent = time.monotonic()
@@ -86,6 +82,21 @@ def main():
         else:
             latencies.append((arrived - sent) * 1000)
         time.sleep(max(0, PROBE_INTERVAL - (time.monotonic() - sent)))
+    return sorted(latencies), missed
+
+
+def main():
+    host, port = sys.argv[1], int(sys.argv[2])
+    slow_tokens = [line.strip() for line in open(sys.argv[3]) if line.strip()]
+    per_token, healthy_token, mover_token, probes = int(sys.argv[4]), sys.argv[5], sys.argv[6], int(sys.argv[7])
+    client = http.client.HTTPConnection(host, port, timeout=5)
+    alone = Healthy(host, port, healthy_token)
+    anchor = probe(client, alone, mover_token, 0, probes)[0] if alone.wait_for("event: ready", 10) is not None else []
+    alone.sock.close()
+    slow = [open_slow(host, port, token, index) for index, token in enumerate(slow_tokens * per_token)]
+    healthy = Healthy(host, port, healthy_token)
+    ready = healthy.wait_for("event: ready", 10) is not None
+    latencies, missed = probe(client, healthy, mover_token, probes, probes)
     closed = 0
     for connection in slow:
         try:
@@ -100,10 +111,10 @@ def main():
         except OSError:
             closed += 1
         connection.close()
-    latencies.sort()
-    pick = lambda q: round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2) if latencies else None
+    pick = lambda values, q: round(values[min(len(values) - 1, int(q * len(values)))], 2) if values else None
     print(json.dumps({"ready": ready, "slowStreams": len(slow), "slowClosedByServer": closed, "probes": probes, "missed": missed,
-                      "p50Ms": pick(0.5), "p99Ms": pick(0.99), "maxMs": round(latencies[-1], 2) if latencies else None}))
+                      "p50Ms": pick(latencies, 0.5), "p99Ms": pick(latencies, 0.99), "maxMs": round(latencies[-1], 2) if latencies else None,
+                      "anchorP50Ms": pick(anchor, 0.5), "anchorP99Ms": pick(anchor, 0.99)}))
 
 
 main()

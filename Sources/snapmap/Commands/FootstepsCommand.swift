@@ -1,15 +1,13 @@
 import Foundation
 import GeoCore
 import LiveMap
-import MapEngine
-import MapScene
 
 /// `snapmap footsteps on|off|show|explored|clear ID`: a person's Footsteps as the operator sees and changes them.
 let footstepsCommand = Command(
     name: "footsteps",
     summary: "a person's Footsteps (their private history of places): on ID, off ID, show ID (a place a line), explored ID (a neighbourhood a line), clear ID",
     usage: "footsteps on|off|show|explored|clear ID  [--db PATH]",
-    options: [LiveOptions.database, LiveOptions.store, DataLocator.option],
+    options: LiveOptions.storeSpecs,
     positional: "ACTION ID"
 ) { options in
     let arguments = try options.positionals()
@@ -31,7 +29,7 @@ let footstepsCommand = Command(
     case "clear":
         return "cleared \(try live.clearFootsteps(person)) places of \(person)"
     case "explored":
-        let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+        let engine = try DataLocator.engine(options)
         let places = try live.footsteps(of: person).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
         return try engine.explored(places: places).map { "\($0.text)\t\(Int($0.exploredMeters.rounded())) of \(Int($0.streetMeters.rounded())) m" }
             .joined(separator: "\n")

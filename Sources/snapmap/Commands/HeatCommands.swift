@@ -1,4 +1,3 @@
-import BaseMap
 import Foundation
 import GeoCore
 import HeatMap
@@ -27,8 +26,7 @@ let generateActivityCommand = Command(
     } catch {
         throw DataFileError.describing(error, file: hotspotsURL.path)
     }
-    let paths = DataPaths(dataDirectory: data)
-    let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
+    let store = try DataPaths(dataDirectory: data).loadBaseMap()
     let snaps = try ActivityGenerator.generate(spec) { store.isLand(WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon)) }
     try SnapsFile.encode(snaps).write(to: outURL, options: .atomic)
     return "wrote \(snaps.count) Snaps to \(outURL.path)"
@@ -39,7 +37,7 @@ let snapsCommand = Command(
     name: "snaps",
     summary: "public Snaps: import F.jsonl (lines of {\"person\", \"lat\", \"lon\", \"at\"}) into the live store",
     usage: "snaps import F.jsonl [--clock ISO8601|scene] [--db PATH]",
-    options: [LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
+    options: [LiveOptions.clock] + LiveOptions.storeSpecs,
     positional: "import F.jsonl"
 ) { options in
     let arguments = try options.positionals()

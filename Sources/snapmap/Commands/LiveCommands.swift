@@ -9,8 +9,8 @@ let usersCommand = Command(
     name: "users",
     summary: "the operator's people: add ID --name N, list, token ID (mint a sign-in token), revoke ID, remove ID (delete the account)",
     usage: "users add ID --name NAME [--color #RRGGBB] | users list | users token ID | users revoke ID | users remove ID  [--db PATH]",
-    options: [.value("name", "NAME", "the display name (1–64 characters)"), .value("color", "#RRGGBB", "the avatar colour"),
-              LiveOptions.database, LiveOptions.store, DataLocator.option],
+    options: [.value("name", "NAME", "the display name (1–64 characters)"), .value("color", "#RRGGBB", "the avatar colour")]
+        + LiveOptions.storeSpecs,
     positional: "ACTION [ID]"
 ) { options in
     let arguments = try options.positionals()
@@ -52,7 +52,7 @@ let friendsCommand = Command(
     name: "friends",
     summary: "the operator's friendships: add A B (both ask: friends), remove A B, list ID",
     usage: "friends add A B | friends remove A B | friends list ID  [--db PATH]",
-    options: [LiveOptions.database, LiveOptions.store, DataLocator.option],
+    options: LiveOptions.storeSpecs,
     positional: "ACTION IDS"
 ) { options in
     let arguments = try options.positionals()
@@ -83,7 +83,7 @@ let locateCommand = Command(
               .value("taken", "ISO8601", "when the fix was taken (default: the clock)"), .value("place", "TEXT", "a place name"),
               .value("activity", "A", "what the motion sensors say: " + Activity.allCases.map(\.rawValue).joined(separator: ", ")),
               .value("speed", "M/S", "speed in metres a second (0 … 400)"),
-              LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
+              LiveOptions.clock] + LiveOptions.storeSpecs,
     positional: "ID"
 ) { options in
     let (scene, _, live, now) = try LiveOptions.live(options)
@@ -104,7 +104,7 @@ let sharingCommand = Command(
     summary: "show or change a person's sharing: Ghost Mode (off, 3h, 24h, untilOff) and audience",
     usage: "sharing ID [--ghost off|3h|24h|untilOff] [--audience friends|friendsExcept:A,B|only:A,B] [--clock ISO8601|scene] [--db PATH]",
     options: [.value("ghost", "MODE", "off, 3h, 24h or untilOff"), .value("audience", "MODE[:IDS]", "friends, friendsExcept:A,B or only:A,B"),
-              LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
+              LiveOptions.clock] + LiveOptions.storeSpecs,
     positional: "ID"
 ) { options in
     let (_, _, live, now) = try LiveOptions.live(options)
@@ -126,8 +126,7 @@ let birthdayCommand = Command(
     name: "birthday",
     summary: "show or change a person's birthday (month and day, seen by their friends)",
     usage: "birthday ID [--set MM-DD|none] [--db PATH]",
-    options: [.value("set", "MM-DD|none", "the birthday, or none to clear it"), LiveOptions.clock, LiveOptions.database, LiveOptions.store,
-              DataLocator.option],
+    options: [.value("set", "MM-DD|none", "the birthday, or none to clear it"), LiveOptions.clock] + LiveOptions.storeSpecs,
     positional: "ID"
 ) { options in
     let (_, _, live, _) = try LiveOptions.live(options)

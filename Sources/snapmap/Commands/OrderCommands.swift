@@ -1,4 +1,3 @@
-import BaseMap
 import DeliveryTracking
 import Foundation
 import GeoCore
@@ -13,9 +12,7 @@ import Routing
 enum StreetNetwork {
     static func router(data: URL) throws -> Router {
         let paths = DataPaths(dataDirectory: data)
-        let store = try BaseMapCache.load(cacheDirectory: paths.baseMapCacheDirectory, sourceDirectory: paths.baseMapSourceDirectory, waterNames: paths.waterNamesFile)
-        let speeds = try StreetSpeeds(contentsOf: data.appendingPathComponent("routing/speeds.json"))
-        return Router(graph: RoadGraph(lines: StreetLine.lines(of: store.streets), speeds: speeds))
+        return try Router(streets: paths.loadBaseMap().streets, speedsFile: paths.streetSpeedsFile)
     }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import GeoCore
 import MapEngine
-import MapScene
 import PinLayout
 
 /// `snapmap layout`: where every pin and label goes, as JSON.
@@ -11,7 +10,7 @@ let layoutCommand = Command(
     usage: "layout [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--selected ID] [--viewer ID] [--clock ISO8601|scene] [--db PATH]",
     options: ViewportOptions.specs + PinOptions.specs + [DataLocator.option]
 ) { options in
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let engine = try DataLocator.engine(options)
     let viewport = try options.request.viewport(scene: engine.scene)
     let view = try LiveOptions.view(options, engine: engine)
     return try JSONOutput.encode(engine.layout(viewport, friends: view.friends, selected: options.request.selected(among: view.friends), now: view.now))
@@ -24,7 +23,7 @@ let hitCommand = Command(
     usage: "hit --at X,Y [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--selected ID] [--viewer ID] [--clock ISO8601|scene] [--db PATH]",
     options: [.value("at", "X,Y", "the tap in points from the top-left corner")] + ViewportOptions.specs + PinOptions.specs + [DataLocator.option]
 ) { options in
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let engine = try DataLocator.engine(options)
     let viewport = try options.request.viewport(scene: engine.scene)
     let point = try options.request.point("at", in: viewport.size)
     let view = try LiveOptions.view(options, engine: engine)
@@ -43,7 +42,7 @@ let zoomCommand = Command(
     ] + ViewportOptions.specs + LiveOptions.viewSpecs + [DataLocator.option]
 ) { options in
     let id = try options.required("friend")
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let engine = try DataLocator.engine(options)
     let viewport = try options.request.viewport(scene: engine.scene)
     let cardHeight = try options.request.number("card-height", in: SelectionCamera.cardHeightRange(for: viewport))
     let view = try LiveOptions.view(options, engine: engine)

@@ -1,7 +1,5 @@
 import Foundation
 import GeoCore
-import MapEngine
-import MapScene
 import TileExport
 import VectorTiles
 
@@ -33,7 +31,7 @@ let tilesCommand = Command(
     }
     let (tileSize, scale) = try tileSizeAndScale(options)
     let out = try options.requiredPath("out")
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let engine = try DataLocator.engine(options)
     let vectorTiles = VectorTileMaker(engine.baseMap)
     let sink: any TileSink = out.hasSuffix(".mbtiles")
         ? try MBTilesFile(path: out, metadata: .init(name: options.value("name") ?? "snapmap", bounds: box, zooms: cover.zooms, format: format,

@@ -1,7 +1,6 @@
 import Foundation
 import GeoCore
 import MapEngine
-import MapScene
 import Raster
 
 /// `snapmap render`: a PNG frame of any viewport.
@@ -18,7 +17,7 @@ let renderCommand = Command(
     ]
 ) { options in
     let out = try options.requiredPath("out")
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let engine = try DataLocator.engine(options)
     let viewport = try options.request.viewport(scene: engine.scene)
     try engine.checkFrame(viewport)
     let layers = try options.request.layers(default: [.base])
@@ -70,7 +69,7 @@ func singleTileCommand(name: String, summary: String, extra: [OptionSpec] = [],
         let tile = try TileID(parsing: try options.positional(), field: "tile")
         let (tileSize, scale) = try tileSizeAndScale(options)
         let out = try options.requiredPath("out")
-        let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+        let engine = try DataLocator.engine(options)
         let canvas = try render(engine, tile, tileSize, scale, options)
         try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
         return "wrote \(out) (\(tile), \(canvas.width)×\(canvas.height) px)"
@@ -95,7 +94,7 @@ let flyCommand = Command(
               .value("out", "F.png", "the APNG file to write")] + ViewportOptions.specs + LiveOptions.viewSpecs + [DataLocator.option]
 ) { options in
     let out = try options.requiredPath("out")
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let engine = try DataLocator.engine(options)
     let viewport = try options.request.viewport(scene: engine.scene)
     let view = try LiveOptions.view(options, engine: engine)
     let friend = try options.required("friend")

@@ -1,8 +1,6 @@
 import DeliveryTracking
 import Foundation
 import GeoCore
-import MapEngine
-import MapScene
 import Raster
 
 /// The options shared by the route commands.
@@ -19,7 +17,7 @@ enum RouteOptions {
 
     /// The tracker, the route (cut to its last metres when asked) and the framing options.
     static func resolve(_ options: ParsedOptions) throws -> (DeliveryTracker, DeliveryRoute, RouteFrameOptions) {
-        let tracker = DeliveryTracker(engine: try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options))))
+        let tracker = DeliveryTracker(engine: try DataLocator.engine(options))
         let (route, framing) = try options.request.route(in: tracker.routes)
         return (tracker, route, framing)
     }

@@ -14,7 +14,7 @@ let seedCommand = Command(
               .value("signed-in", "N", "how many people (p0, p1, …) get a token (default: everyone)"),
               .value("community", "N", "the first N people are also friends among themselves and share fresh fixes (default 1000)"),
               .value("seed", "N", "the world's random seed (default 11; the tokens are always random)"),
-              LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option]
+              LiveOptions.clock] + LiveOptions.storeSpecs
 ) { options in
     let (scene, directory) = try LiveOptions.scene(options)
     guard let people = try options.integer("synthetic", in: SyntheticWorld.peopleRange) else {

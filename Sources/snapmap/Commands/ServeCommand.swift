@@ -48,7 +48,7 @@ let serveCommand = Command(
     }
     let perClient = try options.integer("per-client-connections", in: 1...8192) ?? HTTPServer.defaultPerClientLimit
     let requestTimeout = try options.integer("request-timeout", in: HTTPServer.requestTimeoutRange) ?? HTTPServer.defaultRequestTimeout
-    let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+    let engine = try DataLocator.engine(options)
     let start = try options.request.clock(scene: engine.scene, default: demo ? engine.scene.capturedAt : Date())
     let offset = start.timeIntervalSinceNow
     let clock: @Sendable () -> Date = { Date().addingTimeInterval(offset) }
