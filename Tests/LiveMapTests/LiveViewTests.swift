@@ -88,7 +88,9 @@ struct LiveViewTests {
                     _ = try? writer.setSharing(me, ghost: "off", audience: nil, now: now)
                 }
             }
-            if writer === elsewhere { try Self.waitForFeed(feed) }
+            // Heard through the log (another process's changes), and the log read within the bound even when this
+            // crowded machine kept the feed's thread waiting: what is asserted is that the view answers, not when.
+            try Self.waitForFeed(feed)
             // Time passes with nothing else happening: Ghost timers end and fixes turn 24 hours old by themselves.
             now = now.addingTimeInterval(Double(random.next() % 240))
             let later: [Double] = step % 20 == 0 ? [0, 3 * 3600 + 1, 24 * 3600 + 1] : [0]
