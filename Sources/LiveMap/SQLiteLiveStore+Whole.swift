@@ -10,6 +10,8 @@ public protocol WholeStoreReading: LiveStore {
                    block: (PersonID, PersonID) throws -> Void) throws
     /// Calls `share` for every Live Location share.
     func readLiveShares(_ share: (LiveShare) throws -> Void) throws
+    /// One person with their settings and fix, in one read (one round trip); nil when there is no such person.
+    func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?)?
 }
 
 extension SQLiteLiveStore: WholeStoreReading {
@@ -47,5 +49,11 @@ extension SQLiteLiveStore: WholeStoreReading {
             guard let blocker = ids[row[0].integer ?? -1], let blocked = ids[row[1].integer ?? -1] else { continue }
             try block(blocker, blocked)
         }
+    }
+
+    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?)? {
+        let row = try read { try $0.query("SELECT \(SQLiteSchema.personColumns), p.ghost, p.ghost_hours, p.ghost_until_ms, p.audience, p.audience_ids, "
+                                          + "p.lat, p.lon, p.accuracy, p.taken_ms, p.place FROM people p WHERE p.id = ?", [.text(id.rawValue)]).first }
+        return row.map { (SQLiteSchema.person($0), SQLiteSchema.settings($0, from: 4), SQLiteSchema.fix($0, from: 9)) }
     }
 }

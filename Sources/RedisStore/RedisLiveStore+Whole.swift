@@ -44,6 +44,11 @@ extension RedisLiveStore: WholeStoreReading {
         }
     }
 
+    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?)? {
+        let replies = try read([["HMGET", RedisKeys.person(id)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(id)] + RedisKeys.fixFields])
+        return RedisKeys.person(id, replies[0].elements.map(Self.emptyAsNull)).map { ($0.0, $0.1, RedisKeys.fix(replies[1].elements)) }
+    }
+
     /// Calls `body` with the ids of the people index, a page at a time, in order.
     private func forEachPage(_ body: ([PersonID]) throws -> Void) throws {
         var after: String?
