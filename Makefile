@@ -30,6 +30,7 @@ run: basemap
 	$(RELEASE_BIN) fly --friend jordan --clock scene --out $(OUT)/williamsburg-fly.png
 	$(RELEASE_BIN) render --layers base,heat,pins --clock scene --zoom 13.1 --center 40.71526,-73.95104 --out $(OUT)/williamsburg-z13-crowd.png \
 		--layout-out $(OUT)/williamsburg-z13-crowd-layout.json
+	scripts/poses-frame.sh $(RELEASE_BIN) $(OUT)
 	@cat $(OUT)/williamsburg-layout.json
 
 test: setup

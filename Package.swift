@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The pixel, geometry and routing kernels are compiled optimized in debug builds too: unoptimized, their inner
-/// loops (blending, coverage, blur, the glow's density) run 10–20× slower and the test servers' frames dominated `make test`.
-let kernels: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// Every module of the product is compiled optimized in debug builds too (tests still see internals: SwiftPM passes
+/// -enable-testing). Unoptimized, the inner loops (blending, coverage, blur, the glow's density, the view's and the
+/// stores' reads) ran 10–20× slower, and `make test` spent its time in the test servers' frames and the views' reads.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "snapmap",
@@ -34,29 +35,29 @@ let package = Package(
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
-        .target(name: "Parallel", swiftSettings: kernels),
-        .target(name: "GeoCore", dependencies: ["CProj", "Parallel"], swiftSettings: kernels),
-        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CMalloc", "CZlib", "Parallel"], swiftSettings: kernels),
-        .target(name: "BaseMap", dependencies: ["GeoCore", "Raster"], swiftSettings: kernels),
-        .target(name: "VectorTiles", dependencies: ["GeoCore", "Raster", "BaseMap", "CZlib"], swiftSettings: kernels),
-        .target(name: "HeatMap", dependencies: ["GeoCore", "Raster", "Parallel"], swiftSettings: kernels),
-        .target(name: "PinLayout", dependencies: ["GeoCore"], swiftSettings: kernels),
-        .target(name: "Routing", dependencies: ["GeoCore", "BaseMap"], swiftSettings: kernels),
-        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
-        .target(name: "LiveMap", dependencies: ["GeoCore", "SQLiteKit", "CCrypto"]),
+        .target(name: "Parallel", swiftSettings: optimizedInDebug),
+        .target(name: "GeoCore", dependencies: ["CProj", "Parallel"], swiftSettings: optimizedInDebug),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CMalloc", "CZlib", "Parallel"], swiftSettings: optimizedInDebug),
+        .target(name: "BaseMap", dependencies: ["GeoCore", "Raster"], swiftSettings: optimizedInDebug),
+        .target(name: "VectorTiles", dependencies: ["GeoCore", "Raster", "BaseMap", "CZlib"], swiftSettings: optimizedInDebug),
+        .target(name: "HeatMap", dependencies: ["GeoCore", "Raster", "Parallel"], swiftSettings: optimizedInDebug),
+        .target(name: "PinLayout", dependencies: ["GeoCore"], swiftSettings: optimizedInDebug),
+        .target(name: "Routing", dependencies: ["GeoCore", "BaseMap"], swiftSettings: optimizedInDebug),
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: optimizedInDebug),
+        .target(name: "LiveMap", dependencies: ["GeoCore", "SQLiteKit", "CCrypto"], swiftSettings: optimizedInDebug),
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
-        .target(name: "RedisStore", dependencies: ["LiveMap", "GeoCore", "CHiredis"]),
-        .target(name: "Orders", dependencies: ["LiveMap", "Routing", "GeoCore"]),
-        .target(name: "MapScene", dependencies: ["GeoCore", "Raster", "HeatMap", "LiveMap"]),
-        .target(name: "PinDrawing", dependencies: ["GeoCore", "Raster", "PinLayout", "MapScene"]),
-        .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "PinLayout", "MapScene", "PinDrawing"]),
-        .target(name: "DeliveryTracking", dependencies: ["GeoCore", "Raster", "BaseMap", "MapScene", "MapEngine", "Orders"]),
-        .target(name: "TileExport", dependencies: ["Parallel", "GeoCore", "SQLiteKit", "VectorTiles"]),
-        .target(name: "MapRequest", dependencies: ["GeoCore", "MapScene", "MapEngine", "DeliveryTracking", "Orders"]),
-        .target(name: "SnapMapVersion"),
-        .target(name: "SnapMapClient", dependencies: ["SnapMapVersion"]),
-        .target(name: "MapServer", dependencies: ["SnapMapVersion", "Orders", "Routing", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "PinDrawing", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"]),
-        .executableTarget(name: "snapmap", dependencies: ["SnapMapVersion", "Routing", "Orders", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"]),
+        .target(name: "RedisStore", dependencies: ["LiveMap", "GeoCore", "CHiredis"], swiftSettings: optimizedInDebug),
+        .target(name: "Orders", dependencies: ["LiveMap", "Routing", "GeoCore"], swiftSettings: optimizedInDebug),
+        .target(name: "MapScene", dependencies: ["GeoCore", "Raster", "HeatMap", "LiveMap"], swiftSettings: optimizedInDebug),
+        .target(name: "PinDrawing", dependencies: ["GeoCore", "Raster", "PinLayout", "MapScene", "LiveMap"], swiftSettings: optimizedInDebug),
+        .target(name: "MapEngine", dependencies: ["GeoCore", "Raster", "BaseMap", "PinLayout", "MapScene", "PinDrawing"], swiftSettings: optimizedInDebug),
+        .target(name: "DeliveryTracking", dependencies: ["GeoCore", "Raster", "BaseMap", "MapScene", "MapEngine", "Orders"], swiftSettings: optimizedInDebug),
+        .target(name: "TileExport", dependencies: ["Parallel", "GeoCore", "SQLiteKit", "VectorTiles"], swiftSettings: optimizedInDebug),
+        .target(name: "MapRequest", dependencies: ["GeoCore", "MapScene", "MapEngine", "DeliveryTracking", "Orders"], swiftSettings: optimizedInDebug),
+        .target(name: "SnapMapVersion", swiftSettings: optimizedInDebug),
+        .target(name: "SnapMapClient", dependencies: ["SnapMapVersion"], swiftSettings: optimizedInDebug),
+        .target(name: "MapServer", dependencies: ["SnapMapVersion", "Orders", "Routing", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "PinDrawing", "LiveMap", "GeoCore", "Raster", "PinLayout", "CMicroHTTPD"], swiftSettings: optimizedInDebug),
+        .executableTarget(name: "snapmap", dependencies: ["SnapMapVersion", "Routing", "Orders", "MapEngine", "MapScene", "MapRequest", "DeliveryTracking", "TileExport", "VectorTiles", "MapServer", "LiveMap", "RedisStore", "GeoCore", "Raster", "HeatMap", "PinLayout"], swiftSettings: optimizedInDebug),
         .executableTarget(name: "snapmap-bench", dependencies: ["Parallel", "Routing", "Orders", "GeoCore", "Raster", "BaseMap", "HeatMap", "PinLayout", "MapEngine", "MapScene", "TileExport", "LiveMap", "SQLiteKit", "RedisStore", "VectorTiles"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "ServerTestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GeoCore", "Parallel"]),

@@ -1,7 +1,8 @@
 // The Snap Map screen on snapmap's HTTP API, signed in with the token in the address (#token=…, as
 // `snapmap serve --demo` prints it): a tap asks /v1/me/hit; a friend is zoomed to with /v1/me/zoom along its
 // fly-to path and gets a card; a group is zoomed to fit; empty map closes the card. Friends' moves arrive on
-// /v1/me/events and redraw the map. Without a token it shows the public map (tiles and glow) only. What people
+// /v1/me/events and redraw the map. The Footsteps button adds the footsteps layer (your own visited streets,
+// tinted) to the frames. Without a token it shows the public map (tiles and glow) only. What people
 // wrote (names) reaches the page only as textContent.
 import { takeToken } from "/static/token.js";
 
@@ -14,6 +15,9 @@ const card = document.getElementById("card");
 let camera = null;      // {lat, lon, zoom}
 let layout = null;      // the current /v1/layout.json
 let busy = false;
+let footsteps = false;  // whether frames carry the signed-in viewer's footsteps layer
+let selection = null;   // the friend the current frame is selected for
+window.frameLayers = "";
 
 function query(extra) {
   const params = new URLSearchParams({ center: `${camera.lat},${camera.lon}`, zoom: String(camera.zoom), ...extra });
@@ -32,7 +36,8 @@ async function getJSON(url) {
 }
 
 async function loadFrame(selected) {
-  const url = `/v1/me/frame.png?${query({ scale: String(SCALE), layers: "base,heat,pins", ...(selected ? { selected } : {}) })}`;
+  const layers = footsteps ? "base,footsteps,heat,pins" : "base,heat,pins";
+  const url = `/v1/me/frame.png?${query({ scale: String(SCALE), layers, ...(selected ? { selected } : {}) })}`;
   const response = await fetch(url, AUTH);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   const previous = frame.src;
@@ -40,9 +45,12 @@ async function loadFrame(selected) {
   frame.style.transform = "";
   await frame.decode();
   if (previous.startsWith("blob:")) URL.revokeObjectURL(previous);
+  window.frameLayers = layers;
+  window.frameCenter = [camera.lat, camera.lon];
 }
 
 async function refresh(selected) {
+  selection = selected;
   layout = await getJSON(`/v1/me/layout.json?${query(selected ? { selected } : {})}`);
   await loadFrame(selected);
   document.body.dataset.ready = "true";
@@ -94,6 +102,17 @@ document.getElementById("card-chat").addEventListener("click", (event) => {
   document.getElementById("chat").classList.add("open");
   document.getElementById("chat").setAttribute("aria-hidden", "false");
   document.getElementById("chat-input").focus();
+});
+document.getElementById("footsteps-toggle").addEventListener("click", async (event) => {
+  if (busy || !camera) return;
+  footsteps = !footsteps;
+  event.currentTarget.setAttribute("aria-pressed", String(footsteps));
+  busy = true;
+  try {
+    await loadFrame(selection);
+  } finally {
+    busy = false;
+  }
 });
 document.getElementById("chat-close").addEventListener("click", () => {
   document.getElementById("chat").classList.remove("open");

@@ -31,8 +31,9 @@ public final class BaseMapRenderer: Sendable {
     /// one, `frame` is the whole frame: names it would cut at its edge are left out (tiles keep them, so that
     /// neighbouring tiles complete each other's names).
     /// A frame's place names are left to the caller (`placeNames(for:)`), who draws them clear of its pins;
-    /// street names keep clear of them either way.
-    public func draw(into canvas: Canvas, view: MapView, frame: MapView? = nil) {
+    /// street names keep clear of them either way. `visited` pieces of street are tinted with the style's Footsteps
+    /// colour over the street fills, under every name and mark.
+    public func draw(into canvas: Canvas, view: MapView, frame: MapView? = nil, visited: [StreetPiece] = []) {
         let generalizer = Generalizer(view: view, tolerancePixels: style.tolerance, minAreaPixels: style.minArea)
         let widest = StreetClass.allCases.map { style.street($0).width.value(at: view.zoom) }.max() ?? 0
         let bufferMetres = ((widest + style.casingWidth.value(at: view.zoom)) * view.scale / 2 + Self.bufferPixels) / view.pixelsPerMetre
@@ -63,6 +64,7 @@ public final class BaseMapRenderer: Sendable {
             }
             canvas.stroke(groups: groups, paint: .solid(color))
         }
+        if let tint = style.footsteps, !visited.isEmpty { drawVisited(visited, view: view, tint: tint, into: canvas) }
         let labelArea = frame.map { frame in
             let k = view.pixelsPerMetre
             return Rect(x: (frame.origin.x - view.origin.x) * k, y: (view.origin.y - frame.origin.y) * k,
@@ -97,14 +99,22 @@ public final class BaseMapRenderer: Sendable {
     /// Draws the style's attribution in the bottom-right corner of `free` (the part of the frame the insets
     /// leave free, in frame pixels) onto a canvas of the frame (or a band of it).
     public func drawAttribution(scale: Double, free: Rect, into canvas: Canvas) {
-        guard let credit = style.attribution, let layout = try? labelFont.layout(credit.text, size: credit.size * scale) else { return }
+        guard let credit = style.attribution, let (plate, layout) = attributionPlate(scale: scale, free: free) else { return }
+        let padding = credit.size * scale * 0.4
+        canvas.fill(.roundedRect(plate, radius: plate.height / 2), paint: .solid(credit.plate))
+        canvas.drawText(layout, at: Point(plate.minX + padding, plate.minY + padding / 2 + layout.ascent), color: credit.ink)
+    }
+
+    /// The plate `drawAttribution` fills (nil when it draws none), in frame pixels: names keep clear of it.
+    public func attributionBox(scale: Double, free: Rect) -> Rect? { attributionPlate(scale: scale, free: free)?.plate }
+
+    private func attributionPlate(scale: Double, free: Rect) -> (plate: Rect, layout: TextLayout)? {
+        guard let credit = style.attribution, let layout = try? labelFont.layout(credit.text, size: credit.size * scale) else { return nil }
         let padding = credit.size * scale * 0.4
         let height = layout.ascent + layout.descent + padding
         let plate = Rect(x: free.maxX - credit.margin * scale - layout.advance - 2 * padding, y: free.maxY - credit.margin * scale - height,
                          width: layout.advance + 2 * padding, height: height)
-        guard plate.minX >= free.minX, plate.minY >= free.minY else { return }
-        canvas.fill(.roundedRect(plate, radius: height / 2), paint: .solid(credit.plate))
-        canvas.drawText(layout, at: Point(plate.minX + padding, plate.minY + padding / 2 + layout.ascent), color: credit.ink)
+        return plate.minX >= free.minX && plate.minY >= free.minY ? (plate, layout) : nil
     }
 
     /// The boxes of the place names a frame shows, clear of `avoiding` (in frame pixels, in placement order).
@@ -138,6 +148,19 @@ public final class BaseMapRenderer: Sendable {
     }
 
     /// The visible streets' contours by class, small classes first.
+    /// The visited pieces of the streets drawn at the view's zoom, as wide as their street's fill.
+    private func drawVisited(_ pieces: [StreetPiece], view: MapView, tint: Color, into canvas: Canvas) {
+        var byClass = [[Contour]](repeating: [], count: StreetClass.allCases.count)
+        for piece in pieces where view.zoom >= style.street(piece.street).minZoom {
+            let (a, b) = (view.pixel(x: piece.from.x, y: piece.from.y), view.pixel(x: piece.to.x, y: piece.to.y))
+            byClass[Int(piece.street.rank)].append(Contour(points: [Point(a.x, a.y), Point(b.x, b.y)], isClosed: false))
+        }
+        let groups = StreetClass.allCases.map { street in
+            (byClass[Int(street.rank)], StrokeStyle(width: style.street(street).width.value(at: view.zoom) * view.scale, join: .round, cap: .round))
+        }
+        canvas.stroke(groups: groups, paint: .solid(tint))
+    }
+
     private func streetContours(generalizer: Generalizer, area: MercatorRect) -> [(StreetClass, [Contour])] {
         var byClass = [[Contour]](repeating: [], count: StreetClass.allCases.count)
         let table = store.streets

@@ -81,6 +81,8 @@ public struct MapStyle: Sendable {
     /// Place names (none for a style without them).
     public let places: Places?
     public let attribution: Attribution?
+    /// The tint of the streets a person has visited (the Footsteps layer of their own frames); nil tints none.
+    public let footsteps: Color?
     /// Geometry is simplified to this many pixels.
     public let tolerance: Double
     /// Rings smaller than this many square pixels are dropped.

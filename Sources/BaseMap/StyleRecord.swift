@@ -19,6 +19,7 @@ struct StyleRecord: Decodable {
         let mark: Mark?
     }
     struct Mark: Decodable { let minZoom: Double; let radius: [[Double]]; let fill: String; let ring: String; let ringWidth: Double; let gap: Double }
+    struct Footsteps: Decodable { let color: String }
     struct Attribution: Decodable { let text: String; let size: Double; let ink: String; let plate: String; let margin: Double }
     struct Places: Decodable {
         let halo: String; let haloWidth: Double; let padding: Double
@@ -36,6 +37,8 @@ struct StyleRecord: Decodable {
     let places: Places?
     /// The credit frames carry; a style without it draws none.
     let attribution: Attribution?
+    /// The tint of the streets a person has visited, in their own frames; a style without it tints none.
+    let footsteps: Footsteps?
 
     func validated(file: String) throws(DataFileError) -> MapStyle {
         func color(_ text: String, _ path: String) throws(DataFileError) -> Color {
@@ -79,11 +82,14 @@ struct StyleRecord: Decodable {
                                           ink: try color(attribution.ink, "attribution.ink"), plate: try color(attribution.plate, "attribution.plate"),
                                           margin: try number(attribution.margin, "attribution.margin", 0...100))
         }
+        var tint: Color?
+        if let footsteps { tint = try color(footsteps.color, "footsteps.color") }
         return MapStyle(name: name, water: try color(water, "water"), land: try color(land, "land"),
                         park: try color(parks.color, "parks.color"), parkMinZoom: try number(parks.minZoom, "parks.minZoom", 0...24),
                         casingColor: try color(streets.casingColor, "streets.casingColor"),
                         casingWidth: try ZoomStops(streets.casingWidth, field: "streets.casingWidth", file: file),
                         streets: layers, labels: labelStyle, places: placeStyle, attribution: credit,
+                        footsteps: tint,
                         tolerance: try number(generalization.tolerance, "generalization.tolerance", 0.01...2),
                         minArea: try number(generalization.minArea, "generalization.minArea", 0...100))
     }

@@ -1,5 +1,6 @@
 #include "internal.h"
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -7,7 +8,9 @@
    could hold a connection for ever. Here a connection must bring its request line and headers within the
    request timeout of opening (or of its previous answer), and its body within as long again; a watchdog thread
    shuts down the sockets of those that do not, and MHD then closes them as it closes any that hang up. A
-   socket is shut down only under the lock that MHD's close notification takes, so its descriptor is still ours. */
+   socket is shut down only under the lock that MHD's close notification takes, so its descriptor is still ours.
+   A socket holding bytes MHD has not read yet is not the client's slowness but the server's (its polling thread
+   busy with another request's handler): it is left until MHD reads them, and its request is answered. */
 
 struct chttpd_watched {
     int fd;
@@ -30,7 +33,8 @@ static void *watch(void *argument) {
         int64_t now = now_ms();
         for (chttpd_watched *entry = server->watched; entry; entry = entry->next) {
             int64_t deadline = __atomic_load_n(&entry->deadline_ms, __ATOMIC_RELAXED);
-            if (deadline != 0 && now > deadline) {
+            int unread = 0;
+            if (deadline != 0 && now > deadline && !(ioctl(entry->fd, FIONREAD, &unread) == 0 && unread > 0)) {
                 shutdown(entry->fd, SHUT_RDWR);
                 __atomic_store_n(&entry->deadline_ms, 0, __ATOMIC_RELAXED);
             }

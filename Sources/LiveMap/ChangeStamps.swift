@@ -33,6 +33,9 @@ final class ChangeStamps: @unchecked Sendable {
 }
 
 extension LiveView {
+    /// The longest an answer kept under a stamp may be reused (kept answers are keyed by the minute they are made in).
+    public static let keptAnswerLifetime: TimeInterval = 60
+
     /// The stamp of what `viewer` sees while the view is current (nil otherwise: answers then come from the store
     /// and may not be kept). Read it before reading the answer's facts; the answer may be reused while it is equal.
     public func answerStamp(of viewer: PersonID) -> UInt64? {
@@ -58,8 +61,8 @@ extension LiveView {
     }
 
     /// Must hold `refreshLock`, not `stateLock`; after `change` is applied. The people whose stamps move: the changed
-    /// person themselves, and each reached viewer whose answers may differ at `now` or later. A viewer from whom the
-    /// other side is hidden before and after, with the same timers, is not told: their answers are the same bytes,
+    /// person themselves, and each reached viewer whose answers may differ within `keptAnswerLifetime`. A viewer from
+    /// whom the other side is hidden before and after is not told: their answers are the same bytes,
     /// and answering them from the kept answer keeps its time the same too (a hidden friend's moves once made their
     /// next layout slower to answer).
     func viewersToTell(_ change: LiveChange, reached: [(viewer: PersonID, other: PersonID, before: Candidate?)], at now: Date) -> [PersonID] {
@@ -71,8 +74,12 @@ extension LiveView {
             let after = heldCandidate(viewer: viewer, person: other)
             let shown = [before, after].contains { $0.map { VisibilityRule.isVisible($0.facts, at: now) } ?? false }
             if shown { return before != after }
-            return before.map { VisibilityRule.timers($0.facts) } != after.map { VisibilityRule.timers($0.facts) }
-                || before?.facts.live != after?.facts.live
+            // Hidden before and after: only a share with the viewer, or a timer that would show the person within a
+            // kept answer's life (an operator's clock set back), is news to them. Timers further off are met by the
+            // next answer (a Ghost timer is set hours ahead; a hidden friend changing theirs once slowed the viewer's).
+            let soon = now.addingTimeInterval(Self.keptAnswerLifetime)
+            let showingSoon = { (candidate: Candidate?) in candidate.map { VisibilityRule.timersThatShow($0.facts, after: now).filter { $0 < soon } } ?? [] }
+            return before?.facts.live != after?.facts.live || showingSoon(before) != showingSoon(after)
         }.map(\.viewer)
     }
 }

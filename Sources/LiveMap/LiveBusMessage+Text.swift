@@ -23,8 +23,9 @@ extension LiveBusMessage {
         case .change(.sessions(let id)): return "t|\(id.rawValue)"
         case .change(.removed(let id)): return "r|\(id.rawValue)"
         case .fix(let id, let fix):
-            // The place goes last: it is the one field that may hold a `|`.
-            return "f|\(id.rawValue)|\(fix.coordinate.lat)|\(fix.coordinate.lon)|\(fix.accuracyMeters)|\(LocationFix.milliseconds(fix.takenAt))|\(fix.place ?? "")"
+            // The place goes last: it is the one field that may hold a `|`. No activity or speed is an empty field.
+            return "f|\(id.rawValue)|\(fix.coordinate.lat)|\(fix.coordinate.lon)|\(fix.accuracyMeters)|\(LocationFix.milliseconds(fix.takenAt))|"
+                + "\(fix.activity?.rawValue ?? "")|\(fix.speedMetersPerSecond.map { String($0) } ?? "")|\(fix.place ?? "")"
         case .snap(let snap):
             return "s|\(snap.person.rawValue)|\(snap.coordinate.lat)|\(snap.coordinate.lon)|\(Int((snap.takenAt.timeIntervalSince1970 * 1000).rounded()))"
         case .order(let notice): return "o|\(notice.customer.rawValue)|\(notice.order)"
@@ -41,9 +42,12 @@ extension LiveBusMessage {
         case ("t", 2): guard let a = id(1) else { return nil }; self = .change(.sessions(a))
         case ("r", 2): guard let a = id(1) else { return nil }; self = .change(.removed(a))
         case ("x", 1): self = .resync
-        case ("f", 7...):
+        case ("f", 9...):
+            func optional<T>(_ text: String, _ parse: (String) -> T?) -> T?? { text.isEmpty ? .some(nil) : parse(text).map { .some($0) } }
             guard let a = id(1), let lat = Double(parts[2]), let lon = Double(parts[3]), let accuracy = Double(parts[4]), let ms = Int(parts[5]),
-                  let fix = try? LocationFix(lat: lat, lon: lon, accuracyMeters: accuracy, takenAt: LocationFix.date(ms), place: parts[6...].joined(separator: "|"))
+                  let activity = optional(parts[6], Activity.init(rawValue:)), let speed = optional(parts[7], Double.init),
+                  let fix = try? LocationFix(lat: lat, lon: lon, accuracyMeters: accuracy, takenAt: LocationFix.date(ms),
+                                             place: parts[8...].joined(separator: "|"), activity: activity, speedMetersPerSecond: speed)
             else { return nil }
             self = .fix(a, fix)
         case ("o", 3): guard let customer = id(1), (try? PersonID(parts[2])) != nil else { return nil }; self = .order(OrderNotice(order: parts[2], customer: customer))

@@ -7,6 +7,8 @@ public struct VisibleFriend: Hashable, Sendable {
     public let details: FriendDetails
     /// The end of the person's Live Location share with the viewer, while it runs.
     public var liveUntil: Date? = nil
+    /// The Actionmoji pose, from this fix and the person's birthday at the time the friend was seen.
+    public var pose: Pose = .standing
 }
 
 /// A change whose effect on what people see must be re-evaluated.
@@ -138,7 +140,8 @@ public final class LiveMapService: Sendable {
     public static func visible(_ candidate: Candidate, at now: Date) -> VisibleFriend? {
         guard VisibilityRule.isVisible(candidate.facts, at: now), let fix = candidate.facts.fix else { return nil }
         let liveUntil = VisibilityRule.isLive(candidate.facts, at: now) ? candidate.facts.live?.until : nil
-        return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details, liveUntil: liveUntil)
+        return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details, liveUntil: liveUntil,
+                             pose: PoseRule.pose(fix: fix, birthday: candidate.birthday, now: now))
     }
 
     func notify(_ change: LiveChange) {

@@ -13,10 +13,13 @@ public enum RelationStatus: String, Sendable, Codable {
 public struct Relation: Hashable, Sendable {
     public let person: Person
     public let status: RelationStatus
+    /// The birthday the person set, given only when the two are friends.
+    public let birthday: Birthday?
 
-    public init(person: Person, status: RelationStatus) {
+    public init(person: Person, status: RelationStatus, birthday: Birthday? = nil) {
         self.person = person
         self.status = status
+        self.birthday = status == .friends ? birthday : nil
     }
 }
 
@@ -38,11 +41,14 @@ public struct Candidate: Hashable, Sendable {
     public let person: Person
     public let facts: VisibilityFacts
     public let details: FriendDetails
+    /// The birthday the person set (Actionmoji): shown only as the pose of a friend the viewer sees.
+    public let birthday: Birthday?
 
-    public init(person: Person, facts: VisibilityFacts, details: FriendDetails) {
+    public init(person: Person, facts: VisibilityFacts, details: FriendDetails, birthday: Birthday? = nil) {
         self.person = person
         self.facts = facts
         self.details = details
+        self.birthday = birthday
     }
 }
 
@@ -92,6 +98,10 @@ public protocol LiveStore: AnyObject, Sendable {
     func related(to id: PersonID) throws -> [PersonID]
 
     func sharing(of id: PersonID) throws -> SharingSettings?
+    /// The birthday `id` set (nil: none, or no such person).
+    func birthday(of id: PersonID) throws -> Birthday?
+    /// Sets (nil: clears) the birthday of `id`, telling the bus that the person changed.
+    func setBirthday(_ birthday: Birthday?, of id: PersonID) throws
     func setSharing(_ settings: SharingSettings, of id: PersonID) throws
     /// Keeps `fix` when it is newer than the stored one; returns whether it was kept. A kept fix of a person who keeps
     /// Footsteps goes into them in the same write (`Footsteps.next`, with its bounds).

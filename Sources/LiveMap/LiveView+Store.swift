@@ -42,6 +42,12 @@ extension LiveView: LiveStore {
     public func related(to id: PersonID) throws -> [PersonID] { try store.related(to: id) }
 
     public func sharing(of id: PersonID) throws -> SharingSettings? { try store.sharing(of: id) }
+    public func birthday(of id: PersonID) throws -> Birthday? { try store.birthday(of: id) }
+
+    public func setBirthday(_ birthday: Birthday?, of id: PersonID) throws {
+        defer { refresh(.person(id)) }
+        try store.setBirthday(birthday, of: id)
+    }
 
     public func setSharing(_ settings: SharingSettings, of id: PersonID) throws {
         defer { refresh(.person(id)) }
@@ -151,7 +157,7 @@ extension LiveView: LiveStore {
                                     blocked: state.blocks.contains(Self.pairKey(slot, target)),
                                     settings: state.settings[Int(target)], fix: state.fixes[Int(target)],
                                     live: state.live[Self.directedKey(target, slot)])
-        return Candidate(person: person, facts: facts, details: ask?.details ?? FriendDetails())
+        return Candidate(person: person, facts: facts, details: ask?.details ?? FriendDetails(), birthday: Self.unpacked(state.birthdays[Int(target)]))
     }
 
     /// Must hold `stateLock`.

@@ -35,6 +35,8 @@ public final class LiveView: @unchecked Sendable {
         var people: [Person?] = []
         var settings: [SharingSettings] = []
         var fixes: [LocationFix?] = []
+        /// Each slot's birthday as `month << 5 | day`, 0 for none (two bytes a person).
+        var birthdays: [UInt16] = []
         /// Asks out of each slot, sorted by target slot; and who asked each slot, sorted.
         var asks: [[Ask]] = []
         var askedBy: [[Int32]] = []
@@ -85,6 +87,10 @@ public final class LiveView: @unchecked Sendable {
             guard let first = next.slots[blocker], let second = next.slots[blocked] else { return }
             next.blocks.insert(pairKey(first, second))
         })
+        try store.readBirthdays { id, birthday in
+            guard let slot = next.slots[id] else { return }
+            next.birthdays[Int(slot)] = packed(birthday)
+        }
         try store.readLiveShares { share in
             guard let from = next.slots[share.from], let to = next.slots[share.to] else { return }
             next.live[directedKey(from, to)] = share
@@ -96,7 +102,10 @@ public final class LiveView: @unchecked Sendable {
     func readByPages() throws -> State {
         var next = State()
         try forEachPage { page in
-            for person in page { _ = Self.add(person, settings: try store.sharing(of: person.id) ?? .newPerson, fix: try store.fix(of: person.id), to: &next) }
+            for person in page {
+                let slot = Self.add(person, settings: try store.sharing(of: person.id) ?? .newPerson, fix: try store.fix(of: person.id), to: &next)
+                next.birthdays[Int(slot)] = Self.packed(try store.birthday(of: person.id))
+            }
         }
         try forEachPage { page in
             for person in page {
@@ -104,7 +113,7 @@ public final class LiveView: @unchecked Sendable {
                 for candidate in try store.candidates(of: person.id) where candidate.facts.viewerAsked {
                     // Someone added since the first pass is added now, from the facts read with the ask.
                     let target = next.slots[candidate.person.id]
-                        ?? Self.add(candidate.person, settings: candidate.facts.settings, fix: candidate.facts.fix, to: &next)
+                        ?? Self.add(candidate.person, settings: candidate.facts.settings, fix: candidate.facts.fix, birthday: candidate.birthday, to: &next)
                     Self.setAsk(from: slot, to: target, candidate.details, in: &next)
                     if candidate.facts.blocked { next.blocks.insert(Self.pairKey(slot, target)) }
                     if let share = candidate.facts.live { next.live[Self.directedKey(target, slot)] = share }
@@ -190,21 +199,6 @@ public final class LiveView: @unchecked Sendable {
         }
     }
 
-    private func refreshPerson(_ id: PersonID) throws {
-        let read = try (store as? any WholeStoreReading).map { try $0.readPerson(id) }
-            ?? store.person(id).flatMap { person in try store.sharing(of: id).map { (person, $0, try store.fix(of: id)) } }
-        guard let (person, settings, fix) = read else { return stateLock.write { Self.remove(id, from: &state) } }
-        stateLock.write {
-            if let slot = state.slots[id] {
-                state.people[Int(slot)] = person
-                state.settings[Int(slot)] = settings
-                state.fixes[Int(slot)] = fix
-            } else {
-                _ = Self.add(person, settings: settings, fix: fix, to: &state)
-            }
-        }
-    }
-
     private func refreshPair(_ first: PersonID, _ second: PersonID) throws {
         let forward = try store.candidate(viewer: first, person: second)
         let backward = try store.candidate(viewer: second, person: first)
@@ -224,15 +218,19 @@ public final class LiveView: @unchecked Sendable {
         }
     }
 
+    static func packed(_ birthday: Birthday?) -> UInt16 { birthday.map { UInt16($0.month << 5 | $0.day) } ?? 0 }
+    static func unpacked(_ packed: UInt16) -> Birthday? { packed == 0 ? nil : try? Birthday(month: Int(packed >> 5), day: Int(packed & 31)) }
+
     static func pairKey(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b))) }
     static func directedKey(_ from: Int32, _ to: Int32) -> UInt64 { UInt64(UInt32(from)) << 32 | UInt64(UInt32(to)) }
 
-    static func add(_ person: Person, settings: SharingSettings, fix: LocationFix?, to state: inout State) -> Int32 {
+    static func add(_ person: Person, settings: SharingSettings, fix: LocationFix?, birthday: Birthday? = nil, to state: inout State) -> Int32 {
         let slot = Int32(state.people.count)
         state.slots[person.id] = slot
         state.people.append(person)
         state.settings.append(settings)
         state.fixes.append(fix)
+        state.birthdays.append(packed(birthday))
         state.asks.append([])
         state.askedBy.append([])
         return slot
@@ -246,6 +244,7 @@ public final class LiveView: @unchecked Sendable {
         state.live = state.live.filter { UInt32(truncatingIfNeeded: $0.key >> 32) != UInt32(slot) && UInt32(truncatingIfNeeded: $0.key) != UInt32(slot) }
         state.people[Int(slot)] = nil
         state.fixes[Int(slot)] = nil
+        state.birthdays[Int(slot)] = 0
         state.asks[Int(slot)] = []
         state.askedBy[Int(slot)] = []
     }

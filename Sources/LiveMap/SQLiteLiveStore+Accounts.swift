@@ -37,7 +37,7 @@ extension SQLiteLiveStore {
     public func viewers(of person: PersonID) throws -> [Candidate] {
         try read { database in
             try database.query(SQLiteSchema.viewersQuery, [.text(person.rawValue)]).map { row in
-                SQLiteSchema.candidate(row, viewer: PersonID(trusted: row[20].text ?? ""))
+                SQLiteSchema.candidate(row, viewer: PersonID(trusted: row[24].text ?? ""))
             }
         }
     }

@@ -23,7 +23,7 @@ extension SQLiteLiveStore {
         try write { database in
             try database.run(SQLiteSchema.insertPerson(orReplace: true), rows: peopleRows)
             for row in askRows { try SQLiteSchema.addAsk(database, row) }
-            try database.run("UPDATE people SET lat = ?1, lon = ?2, accuracy = ?3, taken_ms = ?4, place = ?5 WHERE id = ?6", rows: fixRows)
+            try database.run(SQLiteSchema.setFix, rows: fixRows)
             try database.run("INSERT OR REPLACE INTO tokens VALUES (?1, \(SQLiteSchema.row(2)))", rows: tokenRows)
         }
     }

@@ -43,6 +43,14 @@ extension SQLiteLiveStore {
     }
 
     /// Every share, for a view loading the whole store.
+    public func readBirthdays(_ birthday: (PersonID, Birthday) throws -> Void) throws {
+        let rows = try read { try $0.query("SELECT id, birth_month, birth_day FROM people WHERE birth_month IS NOT NULL") }
+        for row in rows {
+            guard let id = row[0].text, let found = SQLiteSchema.birthday(row, from: 1) else { continue }
+            try birthday(PersonID(trusted: id), found)
+        }
+    }
+
     public func readLiveShares(_ share: (LiveShare) throws -> Void) throws {
         let rows = try read { database in
             try database.query("""

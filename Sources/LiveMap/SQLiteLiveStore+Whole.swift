@@ -10,8 +10,10 @@ public protocol WholeStoreReading: LiveStore {
                    block: (PersonID, PersonID) throws -> Void) throws
     /// Calls `share` for every Live Location share.
     func readLiveShares(_ share: (LiveShare) throws -> Void) throws
-    /// One person with their settings and fix, in one read (one round trip); nil when there is no such person.
-    func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?)?
+    /// Calls `birthday` for everyone who set one.
+    func readBirthdays(_ birthday: (PersonID, Birthday) throws -> Void) throws
+    /// One person with their settings, fix and birthday, in one read (one round trip); nil when there is no such person.
+    func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?, Birthday?)?
 }
 
 extension SQLiteLiveStore: WholeStoreReading {
@@ -24,12 +26,12 @@ extension SQLiteLiveStore: WholeStoreReading {
         var last = -1
         while true {
             let rows = try read { try $0.query("SELECT \(SQLiteSchema.personColumns), p.ghost, p.ghost_hours, p.ghost_until_ms, p.audience, p.audience_ids, "
-                                               + "p.lat, p.lon, p.accuracy, p.taken_ms, p.place, p.row FROM people p WHERE p.row > ? ORDER BY p.row LIMIT ?",
+                                               + "\(SQLiteSchema.fixColumns), p.row FROM people p WHERE p.row > ? ORDER BY p.row LIMIT ?",
                                                [.integer(last), .integer(Self.wholePage)]) }
-            guard let end = rows.last?[14].integer else { break }
+            guard let end = rows.last?[16].integer else { break }
             for row in rows {
                 let found = SQLiteSchema.person(row)
-                ids[row[14].integer ?? 0] = found.id
+                ids[row[16].integer ?? 0] = found.id
                 try person(found, SQLiteSchema.settings(row, from: 4), SQLiteSchema.fix(row, from: 9))
             }
             last = end
@@ -51,9 +53,9 @@ extension SQLiteLiveStore: WholeStoreReading {
         }
     }
 
-    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?)? {
+    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?, Birthday?)? {
         let row = try read { try $0.query("SELECT \(SQLiteSchema.personColumns), p.ghost, p.ghost_hours, p.ghost_until_ms, p.audience, p.audience_ids, "
-                                          + "p.lat, p.lon, p.accuracy, p.taken_ms, p.place FROM people p WHERE p.id = ?", [.text(id.rawValue)]).first }
-        return row.map { (SQLiteSchema.person($0), SQLiteSchema.settings($0, from: 4), SQLiteSchema.fix($0, from: 9)) }
+                                          + "\(SQLiteSchema.fixColumns), p.birth_month, p.birth_day FROM people p WHERE p.id = ?", [.text(id.rawValue)]).first }
+        return row.map { (SQLiteSchema.person($0), SQLiteSchema.settings($0, from: 4), SQLiteSchema.fix($0, from: 9), SQLiteSchema.birthday($0, from: 16)) }
     }
 }

@@ -6,13 +6,14 @@ import SQLiteKit
 /// readers. A write returns after its transaction committed (and, with `synchronous`, reached the disk).
 public final class SQLiteLiveStore: LiveStore {
     /// The schema version this code writes; older files are migrated, newer ones refused.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
     /// Page cache of the writing connection and of each reading one, in KiB.
     static let writerCacheKiB = 262_144
     static let readerCacheKiB = 65_536
     /// How much of the file is read through a memory map (no read call per page).
     static let mapBytes = 4 << 30
-    static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2, SQLiteSchema.version3, ordersSchema, liveSharesSchema, footstepsSchema]
+    static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2, SQLiteSchema.version3, ordersSchema, liveSharesSchema, footstepsSchema,
+                             SQLiteSchema.version7]
 
     public let path: String
     let fileHealth: SQLiteFileHealth
@@ -146,7 +147,8 @@ public final class SQLiteLiveStore: LiveStore {
         try read { database in
             try database.query(SQLiteSchema.relationsQuery, [.text(id.rawValue)]).map { row in
                 let asked = row[4].integer == 1, theyAsked = row[5].integer == 1
-                return Relation(person: SQLiteSchema.person(row), status: asked && theyAsked ? .friends : asked ? .requested : .incoming)
+                return Relation(person: SQLiteSchema.person(row), status: asked && theyAsked ? .friends : asked ? .requested : .incoming,
+                                birthday: SQLiteSchema.birthday(row, from: 6))
             }
         }
     }
@@ -158,6 +160,21 @@ public final class SQLiteLiveStore: LiveStore {
                     UNION SELECT from_row FROM asks WHERE to_row = \(SQLiteSchema.row(1)))
                 """, [.text(id.rawValue)])
                 .compactMap { $0[0].text.map(PersonID.init(trusted:)) }
+        }
+    }
+
+    public func birthday(of id: PersonID) throws -> Birthday? {
+        try read { database in
+            try database.query("SELECT birth_month, birth_day FROM people WHERE id = ?", [.text(id.rawValue)]).first
+                .flatMap { SQLiteSchema.birthday($0, from: 0) }
+        }
+    }
+
+    public func setBirthday(_ birthday: Birthday?, of id: PersonID) throws {
+        try write { database in
+            let changed = try database.change("UPDATE people SET birth_month = ?1, birth_day = ?2 WHERE id = ?3",
+                                              [birthday.map { .integer($0.month) } ?? .null, birthday.map { .integer($0.day) } ?? .null, .text(id.rawValue)])
+            if changed == 1 { try self.log(database, .change(.person(id))) }
         }
     }
 
@@ -213,7 +230,7 @@ public final class SQLiteLiveStore: LiveStore {
 
     public func fix(of id: PersonID) throws -> LocationFix? {
         try read { database in
-            try database.query("SELECT lat, lon, accuracy, taken_ms, place FROM people WHERE id = ?", [.text(id.rawValue)]).first
+            try database.query("SELECT \(SQLiteSchema.fixColumns) FROM people p WHERE p.id = ?", [.text(id.rawValue)]).first
                 .flatMap { SQLiteSchema.fix($0, from: 0) }
         }
     }

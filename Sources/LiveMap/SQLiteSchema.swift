@@ -36,6 +36,17 @@ enum SQLiteSchema {
         CREATE INDEX snaps_by_poster ON snaps (poster);
         """
 
+    /// Actionmoji: what the motion sensors said with the latest fix, its speed, and the birthday a person set.
+    static let version7 = """
+        ALTER TABLE people ADD COLUMN activity TEXT;
+        ALTER TABLE people ADD COLUMN speed REAL;
+        ALTER TABLE people ADD COLUMN birth_month INTEGER;
+        ALTER TABLE people ADD COLUMN birth_day INTEGER;
+        """
+
+    /// A fix's seven columns of `people p`, as `fix(_:from:)` reads them.
+    static let fixColumns = "p.lat, p.lon, p.accuracy, p.taken_ms, p.place, p.activity, p.speed"
+
     static func values(_ snap: PublicSnap) -> [SQLiteDatabase.Value] {
         [.text(snap.person.rawValue), .real(snap.coordinate.lat), .real(snap.coordinate.lon), .integer(milliseconds(snap.takenAt))]
     }
@@ -54,11 +65,12 @@ enum SQLiteSchema {
     static let personColumns = "p.id, p.name, p.color, p.avatar"
     private static let candidateColumns = """
         SELECT p.id, p.name, p.color, p.avatar, p.ghost, p.ghost_hours, p.ghost_until_ms, p.audience, p.audience_ids,
-            p.lat, p.lon, p.accuracy, p.taken_ms, p.place, mine.snapstreak, mine.best, mine.from_row IS NOT NULL,
+            \(fixColumns), mine.snapstreak, mine.best, mine.from_row IS NOT NULL,
             coalesce(mine.mutual, EXISTS (SELECT 1 FROM asks t WHERE t.from_row = p.row AND t.to_row = v.row)),
             EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = v.row AND b.blocked_row = p.row)
                 OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_row = p.row AND b.blocked_row = v.row),
-            (SELECT started_ms || ',' || until_ms || ',' || paused FROM live_shares l WHERE l.from_row = p.row AND l.to_row = v.row)
+            (SELECT started_ms || ',' || until_ms || ',' || paused FROM live_shares l WHERE l.from_row = p.row AND l.to_row = v.row),
+            p.birth_month, p.birth_day
         """
     static let candidatesQuery = candidateColumns + """
 
@@ -79,7 +91,7 @@ enum SQLiteSchema {
     static let relationsQuery = """
         SELECT p.id, p.name, p.color, p.avatar,
             EXISTS (SELECT 1 FROM asks a WHERE a.from_row = v.row AND a.to_row = p.row),
-            EXISTS (SELECT 1 FROM asks a WHERE a.from_row = p.row AND a.to_row = v.row)
+            EXISTS (SELECT 1 FROM asks a WHERE a.from_row = p.row AND a.to_row = v.row), p.birth_month, p.birth_day
         FROM people v JOIN people p ON p.row IN (SELECT to_row FROM asks WHERE from_row = v.row UNION SELECT from_row FROM asks WHERE to_row = v.row)
         WHERE v.id = ?1 ORDER BY p.id
         """
@@ -90,15 +102,14 @@ enum SQLiteSchema {
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     }
 
-    /// Keeps a fix (lat, lon, accuracy, taken_ms, place, then the id) only when newer than the stored one.
-    static let updateFix = """
-        UPDATE people SET lat = ?1, lon = ?2, accuracy = ?3, taken_ms = ?4, place = ?5
-        WHERE id = ?6 AND (taken_ms IS NULL OR taken_ms < ?4)
-        """
+    /// Sets a fix's columns (lat, lon, accuracy, taken_ms, place, activity, speed, then the id).
+    static let setFix = "UPDATE people SET lat = ?1, lon = ?2, accuracy = ?3, taken_ms = ?4, place = ?5, activity = ?6, speed = ?7 WHERE id = ?8"
+    /// Keeps a fix (as `setFix`) only when newer than the stored one.
+    static let updateFix = setFix + " AND (taken_ms IS NULL OR taken_ms < ?4)"
 
     static func values(_ fix: LocationFix) -> [SQLiteDatabase.Value] {
         [.real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters), .integer(milliseconds(fix.takenAt)),
-         fix.place.map { .text($0) } ?? .null]
+         fix.place.map { .text($0) } ?? .null, fix.activity.map { .text($0.rawValue) } ?? .null, fix.speedMetersPerSecond.map { .real($0) } ?? .null]
     }
 
     /// Adds or updates the ask first → second, and marks both asks mutual when the other exists.
@@ -119,6 +130,12 @@ enum SQLiteSchema {
         try database.change("""
             DELETE FROM live_shares WHERE (from_row = \(row(1)) AND to_row = \(row(2))) OR (from_row = \(row(2)) AND to_row = \(row(1)))
             """, [.text(first.rawValue), .text(second.rawValue)])
+    }
+
+    /// A birthday from its month and day columns (nil for none).
+    static func birthday(_ row: [SQLiteDatabase.Value], from first: Int) -> Birthday? {
+        guard let month = row[first].integer, let day = row[first + 1].integer else { return nil }
+        return try? Birthday(month: month, day: day)
     }
 
     static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
@@ -160,7 +177,8 @@ enum SQLiteSchema {
     static func fix(_ row: [SQLiteDatabase.Value], from first: Int) -> LocationFix? {
         guard let lat = row[first].real, let lon = row[first + 1].real, let accuracy = row[first + 2].real, let taken = row[first + 3].integer,
               let coordinate = try? Coordinate(lat: lat, lon: lon) else { return nil }
-        return try? LocationFix(coordinate: coordinate, accuracyMeters: accuracy, takenAt: date(taken), place: row[first + 4].text)
+        return try? LocationFix(coordinate: coordinate, accuracyMeters: accuracy, takenAt: date(taken), place: row[first + 4].text,
+                                activity: row[first + 5].text.flatMap(Activity.init(rawValue:)), speedMetersPerSecond: row[first + 6].real)
     }
 
     /// A share from its "started_ms,until_ms,paused" text (nil for none).
@@ -172,9 +190,10 @@ enum SQLiteSchema {
 
     static func candidate(_ row: [SQLiteDatabase.Value], viewer: PersonID) -> Candidate {
         let person = person(row)
-        let facts = VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: row[16].integer == 1, personAsked: row[17].integer == 1,
-                                    blocked: row[18].integer == 1, settings: settings(row, from: 4), fix: fix(row, from: 9),
-                                    live: liveShare(row[19].text, from: person.id, to: viewer))
-        return Candidate(person: person, facts: facts, details: FriendDetails(snapstreak: row[14].integer ?? 0, bestFriend: row[15].integer == 1))
+        let facts = VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: row[18].integer == 1, personAsked: row[19].integer == 1,
+                                    blocked: row[20].integer == 1, settings: settings(row, from: 4), fix: fix(row, from: 9),
+                                    live: liveShare(row[21].text, from: person.id, to: viewer))
+        return Candidate(person: person, facts: facts, details: FriendDetails(snapstreak: row[16].integer ?? 0, bestFriend: row[17].integer == 1),
+                         birthday: birthday(row, from: 22))
     }
 }

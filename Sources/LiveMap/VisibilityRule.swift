@@ -39,8 +39,13 @@ public enum VisibilityRule {
     public static let maxFixLead: TimeInterval = 60
 
     public static func isVisible(_ facts: VisibilityFacts, at now: Date) -> Bool {
-        guard facts.viewer != facts.person, facts.viewerAsked, facts.personAsked, !facts.blocked else { return false }
         guard let fix = facts.fix, isCurrent(fix, at: now) else { return false }
+        return allowsSight(facts, at: now)
+    }
+
+    /// The rule without its clause on the fix: whether the viewer would see the person at `now` were their fix current.
+    public static func allowsSight(_ facts: VisibilityFacts, at now: Date) -> Bool {
+        guard facts.viewer != facts.person, facts.viewerAsked, facts.personAsked, !facts.blocked else { return false }
         return isLive(facts, at: now) || !facts.settings.ghost.isOn(at: now) && facts.settings.audience.includes(facts.viewer)
     }
 
@@ -71,13 +76,19 @@ public enum VisibilityRule {
         return instants.filter { $0 > now }.sorted().first { shown($0) != current }
     }
 
-    /// The timers in the facts, whatever the fix: a Ghost timer's end, a live share's start and end. Time alone
-    /// can show a hidden person only at one of them, so an answer kept until the first one is over needs no
-    /// news of the person's fixes while they stay hidden.
+    /// The timers in the facts, whatever the fix: a Ghost timer's end, a live share's start and end.
     public static func timers(_ facts: VisibilityFacts) -> [Date] {
         var instants: [Date] = []
         if case .timed(_, let until) = facts.settings.ghost { instants.append(until) }
         if let live = facts.live { instants += [live.startedAt, live.until] }
         return instants
+    }
+
+    /// The timers after `now` at which the person would show, were their fix current then. Time alone can show a
+    /// hidden person only at one of them, so an answer kept until the first is over needs no news of the person's
+    /// fixes while they stay hidden; and a timer that ends while the person stays hidden (an audience that leaves the
+    /// viewer out) is no instant of the viewer's at all.
+    public static func timersThatShow(_ facts: VisibilityFacts, after now: Date) -> [Date] {
+        timers(facts).filter { $0 > now && allowsSight(facts, at: $0) }
     }
 }

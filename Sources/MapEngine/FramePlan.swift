@@ -28,7 +28,8 @@ struct CardInk: Sendable {
 }
 
 /// Everything a frame draws, decided before any pixel is: its view, the layers under the pins, the place names
-/// and the boxes they keep clear of, the pins' layout and friends, the card, and the time the glow is drawn at.
+/// and the boxes they keep clear of, the pins' layout and friends, the card, the time the glow is drawn at, and the
+/// pieces of street the footsteps layer tints.
 struct FramePlan: Sendable {
     let viewport: Viewport
     let view: MapView
@@ -40,18 +41,20 @@ struct FramePlan: Sendable {
     let friends: [Friend]
     var card: CardInk?
     let now: Date
+    let visited: [StreetPiece]
 }
 
 extension MapEngine {
     /// The plan of a frame of `viewport` with `layers` (pins drawn from `layout` when it is given), its card from
-    /// `card`; `names` are the place names when already known (a shared layer's).
+    /// `card`; `names` are the place names when already known (a shared layer's); `places` the viewer's Footsteps.
     func plan(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], card: CardInk?, now: Date,
-              names: [PlaceName]? = nil) -> FramePlan {
+              names: [PlaceName]? = nil, places: [MercatorPoint] = []) -> FramePlan {
         let view = MapView(viewport: viewport)
         let under = layers.subtracting([.pins])
         return FramePlan(viewport: viewport, view: view, layers: under,
                          names: under.contains(.base) ? names ?? baseMap.placeNames(for: view) : [],
-                         avoiding: pinBoxes(layout), layout: layout, friends: friends, card: card, now: now)
+                         avoiding: pinBoxes(layout) + reservedBoxes(viewport), layout: layout, friends: friends, card: card, now: now,
+                         visited: visitedPieces(view, layers: under, places: places))
     }
 
     /// The card of `layout` (when it has one) as drawn for `selected` among `friends`.
@@ -78,7 +81,7 @@ extension MapEngine {
             switch stage {
             case .base:
                 let part = band ?? plan.view
-                if plan.layers.contains(.base) { baseMap.draw(into: canvas, view: part, frame: plan.view) }
+                if plan.layers.contains(.base) { baseMap.draw(into: canvas, view: part, frame: plan.view, visited: plan.visited) }
                 if plan.layers.contains(.heat) { try glow.draw(part, at: plan.now, into: canvas) }
                 canvas.originY = top
             case .names:

@@ -9,13 +9,15 @@ import PinLayout
 /// leave free) and the layers; with the base layer, the base map's style sections (the caller adds the base map's
 /// data); the glow's points that reach the view, with its style, when any does; the pins and groups drawn, bottom to
 /// top (their boxes, which place names keep clear of, their texts, the selection, and each shown member's name,
-/// colour, avatar and look), with the pins' style, when any is; the card as drawn, with its style. Friends off the
+/// colour, avatar and look), with the pins' style, when any is; the card as drawn, with its style; the street pieces
+/// the footsteps layer tints, with its style, when it tints any. Friends off the
 /// frame, the card's exact distance and the clock's minute enter only through what they change of these. Avatar
 /// images and the label font are named, not hashed: a new file under the same name needs a new `MapAPI.code`.
 extension MapEngine {
     /// The inputs of a frame of `viewport` (the selection camera's, for a selected frame) drawn from `layout` (nil
-    /// without pins), as text to hash.
-    public func frameInputs(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], now: Date) throws -> String {
+    /// without pins), as text to hash; `places` are the viewer's Footsteps, for the footsteps layer.
+    public func frameInputs(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], now: Date,
+                            places: [MercatorPoint] = []) throws -> String {
         let byID = Dictionary(friends.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let pins = layout.map { layout in
             PinRenderer.drawables(layout, texts: labelTexts(layout, friends: byID)).map { DrawnPin($0, faces: faces($0, byID)) }
@@ -26,7 +28,8 @@ extension MapEngine {
         let inputs = FrameInputs(center: viewport.center, zoom: viewport.zoom, size: viewport.size, scale: viewport.scale, insets: viewport.insets,
                                  layers: layers.map(\.rawValue).sorted(), baseStyle: layers.contains(.base) ? styleSections.baseMap : nil,
                                  glow: layers.contains(.heat) ? glowInputs(for: MapView(viewport: viewport), now: now) : nil,
-                                 pins: pins, pinStyle: pins.isEmpty ? nil : styleSections.pins, card: card)
+                                 pins: pins, pinStyle: pins.isEmpty ? nil : styleSections.pins, card: card,
+                                 footsteps: footstepsInputs(MapView(viewport: viewport), layers: layers, places: places))
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(inputs), as: UTF8.self)
@@ -37,7 +40,7 @@ extension MapEngine {
         drawable.members.prefix(PinRenderer.shownMembers).map { id in
             let friend = byID[id]
             return Face(id: id, name: friend?.name, color: friend?.color, avatar: friend?.avatar,
-                        look: friend.map { scene.look(of: id, color: $0.color) })
+                        look: friend.map { scene.look(of: id, color: $0.color) }, pose: friend.flatMap { $0.pose == .standing ? nil : $0.pose.rawValue })
         }
     }
 }
@@ -54,6 +57,7 @@ private struct FrameInputs: Encodable {
     let pins: [DrawnPin]
     let pinStyle: String?
     let card: DrawnCard?
+    let footsteps: String?
 }
 
 private struct Face: Encodable {
@@ -62,6 +66,8 @@ private struct Face: Encodable {
     let color: String?
     let avatar: String?
     let look: AvatarLook?
+    /// The Actionmoji pose drawn around the face (none when standing).
+    let pose: String?
 }
 
 /// A pin or group as `PinRenderer` draws it.

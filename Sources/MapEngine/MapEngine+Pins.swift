@@ -21,7 +21,7 @@ extension MapEngine {
     /// Friends as the layout sees them.
     public func subjects(_ friends: [Friend]) -> [PinSubject] {
         friends.map { PinSubject(id: $0.id, name: $0.name, coordinate: $0.coordinate, lastSeen: $0.lastSeen,
-                                 snapstreak: $0.snapstreak, bestFriend: $0.bestFriend) }
+                                 snapstreak: $0.snapstreak, bestFriend: $0.bestFriend, pose: $0.pose.rawValue) }
     }
 
     /// The layout engine for a scale (labels are measured at the pixel size they are drawn).
@@ -65,6 +65,14 @@ extension MapEngine {
     /// The base map's credit, in the bottom-right corner of the part of the frame the insets leave free.
     func drawCredit(_ viewport: Viewport, into canvas: Canvas) {
         baseMap.drawAttribution(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale), into: canvas)
+    }
+
+    /// What place names keep clear of in a frame, in its pixels: the credit's plate and the bottom inset (under the
+    /// phone's own controls).
+    func reservedBoxes(_ viewport: Viewport) -> [Rect] {
+        let bottom = ScreenRect(x: 0, y: viewport.size.height - viewport.insets.bottom, width: viewport.size.width, height: viewport.insets.bottom)
+        let credit = baseMap.attributionBox(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale))
+        return [credit, viewport.insets.bottom > 0 ? bottom.pixels(scale: viewport.scale) : nil].compactMap { $0 }
     }
 
     /// The boxes of a layout's drawn avatars and labels in frame pixels: place names keep clear of them.

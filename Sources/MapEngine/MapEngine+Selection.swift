@@ -24,9 +24,9 @@ extension MapEngine {
 
     /// The selected frame: base, glow and pins at the selection camera, the card drawn over the bottom.
     public func renderSelectedFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base, .heat, .pins], friends: [Friend], selected: String,
-                                    now: Date, viewer: Coordinate? = nil, sharing: SharedLayers? = nil) throws -> RenderedFrame {
+                                    now: Date, viewer: Coordinate? = nil, places: [MercatorPoint] = [], sharing: SharedLayers? = nil) throws -> RenderedFrame {
         let (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         return try composeFrame(framed, layers: layers.union([.pins]), layout: layout, friends: friends,
-                                card: cardInk(layout, selected: selected, friends: friends), now: now, sharing: sharing).frame
+                                card: cardInk(layout, selected: selected, friends: friends), now: now, places: places, sharing: sharing).frame
     }
 }

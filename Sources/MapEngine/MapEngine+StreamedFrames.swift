@@ -32,25 +32,26 @@ extension MapEngine {
     /// The PNG of a frame (at the selection camera of `selected`, with its card, when `atSelection`). Frames
     /// over shared layers, and frames too small to encode in bands, are drawn on one canvas; the others band by
     /// band, at most `streamedBandsInFlight` at a time above `streamAbove` pixels; a banded frame stops (throwing
-    /// `RenderStopped`) before its next band once `stopWhen` says so.
+    /// `RenderStopped`) before its next band once `stopWhen` says so. `places` are the viewer's own Footsteps, tinted
+    /// with the footsteps layer (whose frames share nothing).
     public func encodeFrame(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String? = nil, atSelection: Bool = false,
-                            now: Date, viewer: Coordinate? = nil, sharing: SharedLayers? = nil,
+                            now: Date, viewer: Coordinate? = nil, places: [MercatorPoint] = [], sharing: SharedLayers? = nil,
                             streamAbove: Int = MapEngine.streamedFramePixels,
                             stopWhen: @escaping @Sendable () -> Bool = { false }) throws -> EncodedFrame {
         // The selection camera keeps the frame's size, so the size decides the path before any layout is made.
         let (width, height) = (viewport.pixelWidth, viewport.pixelHeight)
         // A layer too large to be kept is not shared: drawn in bands, the frame never holds a whole canvas.
-        let sharing = sharing.flatMap { $0.keeps(cost: width * height * SharedLayer.bytesPerPixel) ? $0 : nil }
+        let sharing = sharing.flatMap { $0.keeps(cost: width * height * SharedLayer.bytesPerPixel) && !layers.contains(.footsteps) ? $0 : nil }
         if sharing == nil, width * height >= PNGCodec.minimumBandedPixels,
            let frame = try encodeInBands(viewport, layers: layers, friends: friends, selected: selected, atSelection: atSelection, now: now,
-                                         viewer: viewer, inFlight: width * height > streamAbove ? Self.streamedBandsInFlight : .max,
+                                         viewer: viewer, places: places, inFlight: width * height > streamAbove ? Self.streamedBandsInFlight : .max,
                                          stopWhen: stopWhen) {
             return frame
         }
         let frame = if atSelection, let selected {
-            try renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer, sharing: sharing)
+            try renderSelectedFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, viewer: viewer, places: places, sharing: sharing)
         } else {
-            try renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharing)
+            try renderFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, places: places, sharing: sharing)
         }
         let png = try frame.png()
         if frame.shared != nil { framePool.recycle(frame.canvas) }
@@ -60,7 +61,7 @@ extension MapEngine {
     /// The frame encoded band by band, `inFlight` bands at most at a time; nil when it needs the whole-canvas
     /// encoding (an RGBA frame that turned out opaque, as `PNGCodec.encode` decides its channels).
     private func encodeInBands(_ viewport: Viewport, layers: Set<MapLayer>, friends: [Friend], selected: String?, atSelection: Bool,
-                               now: Date, viewer: Coordinate?, inFlight: Int, stopWhen: @escaping @Sendable () -> Bool) throws -> EncodedFrame? {
+                               now: Date, viewer: Coordinate?, places: [MercatorPoint], inFlight: Int, stopWhen: @escaping @Sendable () -> Bool) throws -> EncodedFrame? {
         var framed = viewport
         var layout: PinLayoutResult?
         if atSelection {
@@ -70,7 +71,8 @@ extension MapEngine {
         try checkFrame(framed)
         let drawn = atSelection ? layers.union([.pins]) : layers
         if drawn.contains(.pins), layout == nil { layout = try self.layout(framed, friends: friends, selected: selected, now: now) }
-        let plan = plan(framed, layers: drawn, layout: layout, friends: friends, card: cardInk(layout, selected: selected, friends: friends), now: now)
+        let plan = plan(framed, layers: drawn, layout: layout, friends: friends, card: cardInk(layout, selected: selected, friends: friends), now: now,
+                        places: places)
         guard let png = try streamFrame(plan, inFlight: inFlight, stopWhen: stopWhen) else { return nil }
         return EncodedFrame(png: png, width: viewport.pixelWidth, height: viewport.pixelHeight, layout: layout)
     }

@@ -11,6 +11,8 @@ public enum MapLayer: String, CaseIterable, Sendable {
     case base
     case heat
     case pins
+    /// The streets a person has visited, tinted over the base (their own frames only, from their Footsteps).
+    case footsteps
 }
 
 /// Shared layers (base and glow of a viewport at a data version), by what they depend on.
@@ -54,6 +56,8 @@ public final class MapEngine: Sendable {
     /// Groupings of the friend sets laid out last (a viewer panning and zooming groups their friends once), within
     /// 250,000 friends; the server empties it when an account is deleted.
     public let groupings = GroupingCache(maxSubjects: 250_000)
+    /// The neighbourhoods Footsteps are measured over, and their street lengths, read and measured on first use.
+    let explorations = Explorations()
 
     /// Loads the scene, the style (its file read and decoded once), the label font and the base map (from its cache,
     /// importing it when the cache is missing or stale).
@@ -95,22 +99,23 @@ public final class MapEngine: Sendable {
 
     /// A frame of a viewport with the given layers, bottom to top (base, heat, pins); without the base layer
     /// the frame is transparent underneath. Pins are the viewer's visible `friends`, laid out for `selected` and `now`.
-    /// With `sharing`, the layers under the pins come from (or go to) the shared-layer cache: the same bytes.
+    /// With `sharing`, the layers under the pins come from (or go to) the shared-layer cache: the same bytes. With the
+    /// footsteps layer, the streets near `places` (the viewer's own Footsteps) are tinted, and nothing is shared.
     public func renderFrame(_ viewport: Viewport, layers: Set<MapLayer> = [.base], friends: [Friend] = [], selected: String? = nil,
-                            now: Date, sharing: SharedLayers? = nil) throws -> RenderedFrame {
+                            now: Date, places: [MercatorPoint] = [], sharing: SharedLayers? = nil) throws -> RenderedFrame {
         try checkFrame(viewport)
         let layout = layers.contains(.pins) ? try self.layout(viewport, friends: friends, selected: selected, now: now) : nil
-        return try composeFrame(viewport, layers: layers, layout: layout, friends: friends, card: nil, now: now, sharing: sharing).frame
+        return try composeFrame(viewport, layers: layers, layout: layout, friends: friends, card: nil, now: now, places: places, sharing: sharing).frame
     }
 
     /// The frame of `viewport` drawn from `layout` (pins) and `card` on one canvas, and its plan. Without `sharing`
     /// the base, glow and names are drawn band by band in parallel (the same pixels as over the whole canvas); with
     /// it, the base and glow come from the shared layer and only the names the pins move are drawn anew on a copy.
     func composeFrame(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], card: CardInk?, now: Date,
-                      sharing: SharedLayers?) throws -> (frame: RenderedFrame, plan: FramePlan) {
+                      places: [MercatorPoint] = [], sharing: SharedLayers?) throws -> (frame: RenderedFrame, plan: FramePlan) {
         try checkFrame(viewport)
-        guard let sharing else {
-            let plan = plan(viewport, layers: layers, layout: layout, friends: friends, card: card, now: now)
+        guard let sharing, !layers.contains(.footsteps) else {
+            let plan = plan(viewport, layers: layers, layout: layout, friends: friends, card: card, now: now, places: places)
             let canvas = try drawInBands(plan, through: .names)
             try draw(plan, .pins ... .card, into: canvas)
             return (RenderedFrame(canvas: canvas, layout: layout, shared: nil), plan)
@@ -129,7 +134,7 @@ public final class MapEngine: Sendable {
         if let cached = sharing.value(key) { return cached }
         let names = layers.contains(.base) ? baseMap.placeNames(for: under.view) : []
         let made = SharedLayer(canvas: try drawInBands(under, through: .base), names: names,
-                               unobstructed: baseMap.namePlacements(names, of: under.view, avoiding: []))
+                               unobstructed: baseMap.namePlacements(names, of: under.view, avoiding: reservedBoxes(viewport)))
         sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
         return made
     }

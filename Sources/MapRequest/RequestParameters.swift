@@ -70,7 +70,7 @@ public struct RequestParameters: Sendable {
         return date
     }
 
-    /// `layers`: a comma-separated list of base, heat and pins.
+    /// `layers`: a comma-separated list of base, heat, pins and footsteps (the viewer's own, where there is a viewer).
     public func layers(default fallback: Set<MapLayer>) throws(BadParameter) -> Set<MapLayer> {
         guard let text = try string("layers") else { return fallback }
         let allowed = MapLayer.allCases.map(\.rawValue).joined(separator: ", ")

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import LiveMap
 
 /// A friend on the map, as the app's fixtures describe them. Ghosted friends never become a `Friend`.
 public struct Friend: Hashable, Sendable, Codable {
@@ -16,6 +17,8 @@ public struct Friend: Hashable, Sendable, Codable {
     public let avatar: String?
     /// The end of the friend's Live Location share with the viewer, while it runs.
     public var liveUntil: Date? = nil
+    /// The Actionmoji pose their pin shows.
+    public var pose: Pose = .standing
 }
 
 /// One entry of `friends.json` as written, before validation.

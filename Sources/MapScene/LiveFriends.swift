@@ -7,7 +7,8 @@ extension Friend {
     public init(_ visible: VisibleFriend) {
         self.init(id: visible.person.id.rawValue, name: visible.person.name, place: visible.fix.place ?? "",
                   coordinate: visible.fix.coordinate, lastSeen: visible.fix.takenAt, snapstreak: visible.details.snapstreak,
-                  bestFriend: visible.details.bestFriend, color: visible.person.color, avatar: visible.person.avatar, liveUntil: visible.liveUntil)
+                  bestFriend: visible.details.bestFriend, color: visible.person.color, avatar: visible.person.avatar, liveUntil: visible.liveUntil,
+                  pose: visible.pose)
     }
 }
 
@@ -18,16 +19,19 @@ extension LiveMapService {
     }
 
     /// The friends `viewer` sees at `now`, and the first instant after `now` at which the rule could show or hide one
-    /// of their candidates with no write (a fix leaving its window), or a candidate's timer ends (Ghost Mode's, a live
-    /// share's start or end); nil when only a write can change what they see.
+    /// of their candidates with no write (a fix leaving its window), or a timer at which a hidden candidate would show
+    /// with a current fix ends (`VisibilityRule.timersThatShow`); nil when only a write can change what they see.
     public func friendsUntil(of viewer: PersonID, at now: Date) throws -> (friends: [Friend], until: Date?) {
         let candidates = try store.candidates(of: viewer)
-        // A hidden friend's timer ends the answer too: until then a view tells the viewer nothing of that friend's
-        // fixes (`LiveView.viewersToTell`), so neither the bytes nor the time of an answer can hint at them.
-        let until = candidates.flatMap { candidate in
-            VisibilityRule.timers(candidate.facts).filter { $0 > now } + [VisibilityRule.nextChange(candidate.facts, after: now)].compactMap { $0 }
-        }.min()
-        return (candidates.compactMap { Self.visible($0, at: now) }.map(Friend.init), until)
+        // Such a timer ends the answer too: until then a view tells the viewer nothing of a hidden friend's fixes
+        // (`LiveView.viewersToTell`), so neither the bytes nor the time of an answer can hint at them. A pose changes
+        // with the clock too (an activity growing stale, a birthday's midnight), for a friend seen now.
+        let seen = candidates.compactMap { candidate in Self.visible(candidate, at: now).map { (candidate, $0) } }
+        let poses = seen.compactMap { candidate, friend in PoseRule.nextChange(fix: friend.fix, birthday: candidate.birthday, now: now) }
+        let until = (candidates.flatMap { candidate in
+            VisibilityRule.timersThatShow(candidate.facts, after: now) + [VisibilityRule.nextChange(candidate.facts, after: now)].compactMap { $0 }
+        } + poses).min()
+        return (seen.map { Friend($0.1) }, until)
     }
 
     /// The stamp of what `viewer` sees, when the store is a current `LiveView` (`LiveView.answerStamp`); else nil.

@@ -26,7 +26,7 @@ final class LayoutAnswers: Sendable {
     private let answers = ByteBudgetCache<Key, Answer>(budget: LayoutAnswers.budget)
 
     static func key(_ viewer: PersonID, query: [String: String], at now: Date) -> Key {
-        Key(viewer: viewer, query: query.map { "\($0.key)=\($0.value)" }.sorted(), minute: Int64((now.timeIntervalSince1970 / 60).rounded(.down)))
+        Key(viewer: viewer, query: query.map { "\($0.key)=\($0.value)" }.sorted(), minute: Int64((now.timeIntervalSince1970 / LiveView.keptAnswerLifetime).rounded(.down)))
     }
 
     /// The answer kept for `key`, if it is still the one the viewer would get at `now` with stamp `stamp`.

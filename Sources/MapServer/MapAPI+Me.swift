@@ -38,6 +38,8 @@ extension MapAPI {
             return HTTPResponse(status: 204, contentType: "application/json", body: [])
         case ("PUT", "location") where parts.count == 1: return try updateLocation(me, request)
         case ("POST", "snaps") where parts.count == 1: return try postSnap(me, request)
+        case ("GET", "birthday") where parts.count == 1, ("HEAD", "birthday") where parts.count == 1, ("PUT", "birthday") where parts.count == 1:
+            return try birthday(me, request)
         case ("GET", "sharing") where parts.count == 1, ("HEAD", "sharing") where parts.count == 1: return try sharing(me)
         case ("PUT", "sharing") where parts.count == 1: return try updateSharing(me, request)
         case ("GET", "friends") where parts.count == 1, ("HEAD", "friends") where parts.count == 1: return try friends(me)
@@ -50,6 +52,7 @@ extension MapAPI {
         case ("GET", "footsteps") where parts.count == 1, ("HEAD", "footsteps") where parts.count == 1, ("PUT", "footsteps") where parts.count == 1,
              ("DELETE", "footsteps") where parts.count == 1, ("GET", "footsteps.json") where parts.count == 1, ("HEAD", "footsteps.json") where parts.count == 1:
             return try footsteps(me, request, geoJSON: parts[0] == "footsteps.json")
+        case ("GET", "explored.json") where parts.count == 1, ("HEAD", "explored.json") where parts.count == 1: return try explored(me)
         case ("GET", "events") where parts.count == 1: return try eventStream(me, tokenHash: session.tokenHash)
         case ("GET", "orders") where parts.count == 2, ("HEAD", "orders") where parts.count == 2: return try getOrder(me, parts[1])
         case ("POST", "orders") where parts.count == 3 && ["pickup", "dropoff"].contains(parts[2]): return try moveOrder(me, parts[1], parts[2])
@@ -79,6 +82,8 @@ extension MapAPI {
         "blocks/{id}": "POST, DELETE", "events": "GET", "session": "DELETE", "orders/{id}": "GET, HEAD", "orders/{id}/pickup": "POST",
         "orders/{id}/dropoff": "POST", "orders/{id}/layout.json": "GET, HEAD", "orders/{id}/frame.png": "GET, HEAD",
         "live-shares": "GET, HEAD, POST", "live-shares/{id}": "PATCH, DELETE", "footsteps": "GET, HEAD, PUT, DELETE", "footsteps.json": "GET, HEAD",
+        "birthday": "GET, HEAD, PUT",
+        "explored.json": "GET, HEAD",
     ].merging(mapAnswers.map { ($0, "GET, HEAD") }) { first, _ in first }
 
     static func allowedMethods(_ parts: [String]) -> String? {
@@ -94,7 +99,8 @@ extension MapAPI {
         if let wait = locationLimiter.take(me.rawValue) { return Self.tooMany(wait) }
         let body = try JSONBody.decode(MeBodies.Location.self, from: request.body)
         let now = clock()
-        let fix = try LocationFix(lat: body.lat, lon: body.lon, accuracyMeters: body.accuracyMeters, takenAt: body.at ?? now, place: body.place)
+        let fix = try LocationFix(lat: body.lat, lon: body.lon, accuracyMeters: body.accuracyMeters, takenAt: body.at ?? now, place: body.place,
+                                  activity: body.activity, speedMetersPerSecond: body.speedMetersPerSecond)
         let (live, drives, events) = (self.live, self.drives, self.events)
         return .later { send in
             do {
@@ -151,7 +157,8 @@ extension MapAPI {
     }
 
     private func friends(_ me: PersonID) throws -> HTTPResponse {
-        let list = try live.relations(of: me).map { MeBodies.FriendEntry(id: $0.person.id.rawValue, name: $0.person.name, status: $0.status.rawValue) }
+        let list = try live.relations(of: me).map { MeBodies.FriendEntry(id: $0.person.id.rawValue, name: $0.person.name, status: $0.status.rawValue,
+                                                                        birthday: $0.birthday?.description) }
         return try Self.encoded(MeBodies.FriendList(friends: list), status: 200, headers: [("Cache-Control", "private, no-store")])
     }
 

@@ -41,13 +41,14 @@ extension MapAPI {
         case "frame.png":
             let layers = try parameters.layers(default: [.base, .heat, .pins])
             try engine.checkFrame(viewport)
+            let places = try ownFootsteps(me, layers: layers)
             let layout = layers.contains(.pins) ? try engine.layout(viewport, friends: friends, selected: selected, now: now) : nil
-            let tag = try frameTag(viewport, layers: layers, layout: layout, friends: friends, now: now)
+            let tag = try frameTag(viewport, layers: layers, layout: layout, friends: friends, now: now, places: places)
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
             return conditional(request, tag: tag, cacheControl: cacheControl) {
                 renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
-                    let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, sharing: sharedLayers,
-                                                       stopWhen: stop)
+                    let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, now: now, places: places,
+                                                       sharing: sharedLayers, stopWhen: stop)
                     return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
                 }
             }
@@ -84,12 +85,13 @@ extension MapAPI {
         let (framed, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         guard answer == "frame.png" else { return try layoutJSON(request, layout, keep: keep) }
         let layers = try RequestParameters(request.query).layers(default: [.base, .heat, .pins])
-        let tag = try frameTag(framed, layers: layers.union([.pins]), layout: layout, friends: friends, now: now)
+        let places = try ownFootsteps(me, layers: layers)
+        let tag = try frameTag(framed, layers: layers.union([.pins]), layout: layout, friends: friends, now: now, places: places)
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
             renders.answer(for: me.rawValue, bytes: MapEngine.renderBytes(pixels: viewport.pixelWidth * viewport.pixelHeight)) { stop in
                 let frame = try engine.encodeFrame(viewport, layers: layers, friends: friends, selected: selected, atSelection: true, now: now,
-                                                   viewer: viewer, sharing: sharedLayers, stopWhen: stop)
+                                                   viewer: viewer, places: places, sharing: sharedLayers, stopWhen: stop)
                 return HTTPResponse(status: 200, contentType: "image/png", body: frame.png)
             }
         }
@@ -97,9 +99,18 @@ extension MapAPI {
 
     /// A frame's tag: the code, the base map's data when the base layer is drawn, and everything else it is drawn from
     /// (`MapEngine.frameInputs`).
-    private func frameTag(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], now: Date) throws -> String {
-        let drawn = try engine.frameInputs(viewport, layers: layers, layout: layout, friends: friends, now: now)
+    private func frameTag(_ viewport: Viewport, layers: Set<MapLayer>, layout: PinLayoutResult?, friends: [Friend], now: Date,
+                          places: [MercatorPoint]) throws -> String {
+        let drawn = try engine.frameInputs(viewport, layers: layers, layout: layout, friends: friends, now: now, places: places)
         return EntityTag.of([Self.code, layers.contains(.base) ? baseMapData : "", drawn])
+    }
+
+    /// The signed-in person's own Footsteps, read as the frame is asked for (so a cleared history tints nothing at
+    /// once), when the footsteps layer is asked for; it is drawn over the base, which it then needs.
+    private func ownFootsteps(_ me: PersonID, layers: Set<MapLayer>) throws -> [MercatorPoint] {
+        guard layers.contains(.footsteps) else { return [] }
+        guard layers.contains(.base) else { throw BadParameter(name: "layers", message: "footsteps is drawn over the base layer: add base") }
+        return try live.footsteps(of: me).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
     }
 
     /// A layout answer, tagged with the hash of its bytes, handed to `keep` before it is answered.

@@ -32,13 +32,13 @@ extension MapAPI {
     /// Orders placed or moved by another process (the operator's `orders …`, a second server on the same file),
     /// heard through the store's change log, reach their customer's streams as this server's own moves do, and a
     /// finished order's drive is forgotten here too.
-    static func followOrders(live: LiveMapService, drives: LiveDrives?, events: EventHub, clock: @escaping @Sendable () -> Date) {
+    static func followOrders(live: LiveMapService, drives: LiveDrives?, events: EventHub) {
         guard let store = live.sqliteStore else { return }
         let book = OrderBook(store: store)
         live.observeOrders { notice in
             guard let id = try? OrderID(notice.order), let order = try? book.order(id)?.order else { return }
             if order.state.isFinal { drives?.end(order.id) }
-            guard let body = try? encoded(OrderView(order, drives?.view(of: order, at: clock()))) else { return }
+            guard let body = try? encoded(OrderView(order, drives?.view(of: order))) else { return }
             events.orderChanged(String(decoding: body, as: UTF8.self), for: order.customer)
         }
     }
@@ -64,7 +64,7 @@ extension MapAPI {
     /// `DasherRule` shows it, and only from a matched fix.
     private func view(_ order: Order, for me: PersonID) -> OrderView {
         guard me == order.customer, let drives else { return OrderView(order, nil) }
-        return OrderView(order, drives.view(of: order, at: clock()))
+        return OrderView(order, drives.view(of: order))
     }
 
     /// `GET /v1/me/orders/{id}`: the order's store, items, state and the server time it entered each state.

@@ -68,7 +68,7 @@ public final class MapAPI: Sendable {
         self.clock = clock
         events = EventHub(live: live, clock: clock)
         drives = Self.drives(engine: engine, live: live)
-        Self.followOrders(live: live, drives: drives, events: events, clock: clock)
+        Self.followOrders(live: live, drives: drives, events: events)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine.glow.aggregate, live: live, clock: clock)

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import LiveMap
 
 /// The JSON bodies of the signed-in endpoints, as clients send them.
 enum MeBodies {
@@ -10,8 +11,10 @@ enum MeBodies {
         let lon: Double
         let accuracyMeters: Double
         let place: String?
+        let activity: Activity?
+        let speedMetersPerSecond: Double?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case lat, lon, accuracyMeters, at, place }
+        enum CodingKeys: String, CodingKey, CaseIterable { case lat, lon, accuracyMeters, at, place, activity, speedMetersPerSecond }
 
         init(from decoder: any Decoder) throws {
             let fields = try JSONBody.fields(decoder, CodingKeys.self)
@@ -20,6 +23,8 @@ enum MeBodies {
             lon = try fields.decode(Double.self, forKey: .lon)
             accuracyMeters = try fields.decode(Double.self, forKey: .accuracyMeters)
             place = try fields.decodeIfPresent(String.self, forKey: .place)
+            activity = try fields.decodeIfPresent(String.self, forKey: .activity).map { try Activity.parse($0) }
+            speedMetersPerSecond = try fields.decodeIfPresent(Double.self, forKey: .speedMetersPerSecond)
         }
     }
 
@@ -88,6 +93,28 @@ enum MeBodies {
         let id: String
         let name: String
         let status: String
+        /// `MM-DD`, for friends who set one.
+        let birthday: String?
+    }
+
+    /// `PUT /v1/me/birthday` and its answer: `MM-DD`, or null for none.
+    struct BirthdayBody: Codable {
+        let birthday: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case birthday }
+
+        init(birthday: String?) { self.birthday = birthday }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try JSONBody.fields(decoder, CodingKeys.self)
+            guard fields.contains(.birthday) else { throw JSONBody.Invalid(field: "birthday", message: "is required: MM-DD, or null to clear") }
+            birthday = try fields.decodeIfPresent(String.self, forKey: .birthday)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(birthday, forKey: .birthday)
+        }
     }
 
     struct FriendList: Encodable {

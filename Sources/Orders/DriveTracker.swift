@@ -2,8 +2,9 @@ import GeoCore
 import Routing
 
 /// The drive from the store to the customer's home as the customer sees it: the Dasher's fixes matched to the
-/// road one at a time (the hidden Markov matcher's newest state), the remaining route routed afresh from the
-/// matched position at each fix (so a Dasher who leaves the planned route is re-routed from where they are),
+/// road one at a time (the hidden Markov matcher's newest state), the remaining route from the matched position at
+/// each fix (the rest of the last one while the Dasher keeps to it, else routed afresh: a Dasher who leaves the
+/// route is re-routed from where they are),
 /// the share of the drive left, and an ETA whose speeds learn from this Dasher's recent matched driving.
 public struct DriveTracker: Sendable {
     /// The learned pace looks at this many of the latest matched fixes.
@@ -43,7 +44,9 @@ public struct DriveTracker: Sendable {
     /// the fix has no road near it or no street connects its road to home.
     public mutating func add(_ fix: TraceFix, matcher: inout MapMatcher, search: inout RouteSearch) -> Bool {
         guard let matched = matcher.follow(fix, chain: &chain),
-              let route = matcher.router.route(from: matched, to: home, search: &search) else { return false }
+              let route = matcher.router.rest(of: remaining, from: matched) ?? matcher.router.route(from: matched, to: home, search: &search) else {
+            return false
+        }
         position = matched
         remaining = route
         progress = Array((progress + [(fix.time, route.duration)]).suffix(Self.window))

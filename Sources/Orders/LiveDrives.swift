@@ -13,6 +13,8 @@ public final class LiveDrives: @unchecked Sendable {
         var tracker: DriveTracker
         var matcher: MapMatcher
         var search: RouteSearch
+        /// The server time of the latest matched fix: what the customer sees is reckoned from it.
+        var matchedAt: Date?
     }
 
     private let book: OrderBook
@@ -35,7 +37,7 @@ public final class LiveDrives: @unchecked Sendable {
         queue.async {
             var answers: [(order: Order, view: CustomerView)] = []
             for stored in (try? self.book.driving(by: dasher)) ?? [] {
-                guard let tracker = try? self.step(stored, fix) else { continue }
+                guard let tracker = try? self.step(stored, fix, at: now) else { continue }
                 var order = stored.order
                 if order.state == .heading && tracker.isNearby, let near = try? self.book.apply(.nearby, to: order.id, at: now) { order = near.order }
                 answers.append((order, DeliveryReplay.view(order, tracker, at: now)))
@@ -44,13 +46,12 @@ public final class LiveDrives: @unchecked Sendable {
         }
     }
 
-    /// What the customer of `order` sees at `now`: the Dasher's part only while `DasherRule` allows and once a fix
-    /// was matched.
-    public func view(of order: Order, at now: Date) -> CustomerView {
-        guard let tracker = lock.withLock({ drives[order.id]?.tracker }) else {
-            return CustomerView(at: now, state: order.state, dasher: nil, remainingMeters: nil, arrives: nil)
-        }
-        return DeliveryReplay.view(order, tracker, at: now)
+    /// What the customer of `order` sees (the Dasher's part only while `DasherRule` allows), as of the Dasher's
+    /// latest matched fix: "Arrives h:mm" is reckoned from that fix's server time, not the asking's, so the same
+    /// drive gives the same bytes whenever asked. Nil before a fix was matched.
+    public func view(of order: Order) -> CustomerView? {
+        guard let (tracker, at) = lock.withLock({ drives[order.id].flatMap { drive in drive.matchedAt.map { (drive.tracker, $0) } } }) else { return nil }
+        return DeliveryReplay.view(order, tracker, at: at)
     }
 
     /// The tracking map the customer of `stored` sees now: the drive being tracked, or before the Dasher's first
@@ -77,7 +78,7 @@ public final class LiveDrives: @unchecked Sendable {
         lock.withLock { drives = drives.filter { !$0.value.people.contains(person) } }
     }
 
-    private func step(_ stored: StoredOrder, _ fix: LocationFix) throws -> DriveTracker? {
+    private func step(_ stored: StoredOrder, _ fix: LocationFix, at now: Date) throws -> DriveTracker? {
         try lock.withLock {
             let router = try self.router ?? makeRouter()
             self.router = router
@@ -94,6 +95,7 @@ public final class LiveDrives: @unchecked Sendable {
             let trace = TraceFix(point: WebMercator.projectUnchecked(lat: fix.coordinate.lat, lon: fix.coordinate.lon),
                                  time: fix.takenAt.timeIntervalSince1970, accuracy: fix.accuracyMeters)
             let moved = drive.tracker.add(trace, matcher: &drive.matcher, search: &drive.search)
+            if moved { drive.matchedAt = now }
             drives[stored.order.id] = drive
             return moved ? drive.tracker : nil
         }

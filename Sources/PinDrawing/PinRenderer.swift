@@ -104,6 +104,14 @@ public struct PinRenderer {
 
     /// One friend's avatar in `circle`, as the style chooses (the ring and its width scale with `scale`).
     func drawAvatar(_ id: String, in circle: Rect, selected: Bool, scale: Double, into canvas: Canvas) {
+        let pose = friends[id]?.pose ?? .standing
+        PosePainter.drawBehind(pose, around: circle, into: canvas)
+        drawFace(id, in: circle, selected: selected, scale: scale, into: canvas)
+        PosePainter.drawInFront(pose, around: circle, into: canvas)
+    }
+
+    /// The avatar itself, without its pose.
+    private func drawFace(_ id: String, in circle: Rect, selected: Bool, scale: Double, into canvas: Canvas) {
         if look.avatar == .standing, avatars[id] == nil, let face = looks[id], circle.width >= Self.smallestCartoon {
             AvatarPainter(look: face).drawStanding(in: circle, selected: selected ? look.selectedRing : nil, into: canvas)
             return

@@ -86,25 +86,34 @@ struct CellGrid {
     /// The cell a place lies in.
     @inline(__always) func cell(_ x: Double, _ y: Double) -> Int { Self.cell(x, y, originX, originY, cellWidth, cellHeight, columns, rows) }
 
-    /// Calls `body` once with each pair of points of the grid whose squared distance is below `squared`, walking
-    /// the cells in order (each cell with itself and the four after it), so memory is read nearly in order.
-    func forEachPair(closerThan squared: Double, xs: [Double], ys: [Double], _ body: (Int, Int) -> Void) {
+    /// The slots of the cells `columns` of `row` (contiguous, the removed points among them): `items[slots]`.
+    @inline(__always) func slots(row: Int, columns: ClosedRange<Int>) -> Range<Int> {
+        start[row * self.columns + columns.lowerBound]..<start[row * self.columns + columns.upperBound + 1]
+    }
+
+    /// Where a point sits in `items` (its slot); `items[slot(of: p)] == p`.
+    @inline(__always) func slot(of point: Int) -> Int { position[point] }
+
+    /// `values` (one per point) in the order of the grid's slots, so that a cell's points are read side by side.
+    func inSlotOrder(_ values: [Double]) -> [Double] { items.map { values[$0] } }
+
+    /// Calls `body` once with the slots of each pair of points whose squared distance is below `squared`, from
+    /// their coordinates in slot order (`inSlotOrder`), walking the cells in order (each with itself and the four
+    /// after it), so memory is read in order. Only for a grid nothing has been removed from.
+    func forEachPair(closerThan squared: Double, slotXs xs: [Double], slotYs ys: [Double], _ body: (Int, Int) -> Void) {
         for row in 0..<rows {
             for column in 0..<columns {
                 let cell = row * columns + column
-                for slot in start[cell]..<end[cell] {
-                    let a = items[slot]
+                let after = column + 1 < columns ? slots(row: row, columns: (column + 1)...(column + 1)) : 0..<0
+                let below = row + 1 < rows ? slots(row: row + 1, columns: max(column - 1, 0)...min(column + 1, columns - 1)) : 0..<0
+                for a in start[cell]..<start[cell + 1] {
                     func check(_ b: Int) {
                         let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a])
                         if dx * dx + dy * dy < squared { body(a, b) }
                     }
-                    for other in (slot + 1)..<end[cell] { check(items[other]) }
-                    for (dx, dy) in [(1, 0), (-1, 1), (0, 1), (1, 1)] {
-                        let (c, r) = (column + dx, row + dy)
-                        guard c >= 0, c < columns, r < rows else { continue }
-                        let next = r * columns + c
-                        for other in start[next]..<end[next] { check(items[other]) }
-                    }
+                    for b in (a + 1)..<start[cell + 1] { check(b) }
+                    for b in after { check(b) }
+                    for b in below { check(b) }
                 }
             }
         }

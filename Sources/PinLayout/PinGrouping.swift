@@ -41,18 +41,25 @@ enum PinGrouping {
         }
         var lists = MemberLists(count: x.count)
         var seeds = Flat()
-        var grid = CellGrid(xs: x, ys: y, cellSize: threshold)
+        let grid = CellGrid(xs: x, ys: y, cellSize: threshold)
         let squared = threshold * threshold
-        var taken = [Bool](repeating: false, count: x.count)
+        // Points are read by their slots in the grid (a cell's points side by side, its row's cells one after
+        // another), not by their index: a search then reads three runs of memory, not each point where it lies.
+        let (sx, sy, point) = (grid.inSlotOrder(x), grid.inSlotOrder(y), grid.items)
+        let sw = point.map { weights[$0] }
+        // Where the searches read the points: a point taken into a group moves to infinity, out of every search.
+        var open = (0..<x.count).map { SIMD2(sx[$0], sy[$0]) }
         // A seed with no point closer than the threshold at all takes nobody: found for every point in one walk
         // over the cells, it needs no search of its own.
         var lonely = [Bool](repeating: true, count: x.count)
-        grid.forEachPair(closerThan: squared, xs: x, ys: y) { a, b in (lonely[a], lonely[b]) = (false, false) }
-        for seed in x.indices where !taken[seed] {
-            taken[seed] = true
-            grid.remove(seed)
-            guard !lonely[seed] else {
-                lists.add(head: seed, tail: seed)
+        grid.forEachPair(closerThan: squared, slotXs: sx, slotYs: sy) { a, b in (lonely[a], lonely[b]) = (false, false) }
+        let taken = SIMD2(Double.infinity, Double.infinity)
+        for seed in x.indices {
+            let slot = grid.slot(of: seed)
+            guard open[slot] != taken else { continue }
+            open[slot] = taken
+            guard !lonely[slot] else {
+                lists.add(head: slot, tail: slot)
                 seeds.x.append(x[seed])
                 seeds.y.append(y[seed])
                 seeds.weight.append(weights[seed])
@@ -61,39 +68,37 @@ enum PinGrouping {
             var (centreX, centreY) = (x[seed], y[seed])
             var weight = Double(weights[seed])
             var (sumX, sumY) = (weight * x[seed], weight * y[seed])
-            var (last, total) = (seed, weights[seed])
+            var (last, total) = (slot, weights[seed])
             while true {
                 // The nearest ungrouped point closer than the threshold (the lower index of two as near).
                 var (best, bestDistance) = (-1, squared)
                 let near = grid.around(centreX, centreY)
                 for row in near.rows {
-                    for cell in (row * grid.columns + near.columns.lowerBound)...(row * grid.columns + near.columns.upperBound) {
-                        for slot in grid.start[cell]..<grid.end[cell] {
-                            let other = grid.items[slot]
-                            let (dx, dy) = (x[other] - centreX, y[other] - centreY)
-                            let distance = dx * dx + dy * dy
-                            if distance < bestDistance || (distance == bestDistance && best >= 0 && other < best) { (best, bestDistance) = (other, distance) }
+                    for slot in grid.slots(row: row, columns: near.columns) {
+                        let (dx, dy) = (open[slot].x - centreX, open[slot].y - centreY)
+                        let distance = dx * dx + dy * dy
+                        if distance < bestDistance || (distance == bestDistance && best >= 0 && point[slot] < point[best]) {
+                            (best, bestDistance) = (slot, distance)
                         }
                     }
                 }
                 guard best >= 0 else { break }
-                taken[best] = true
-                grid.remove(best)
+                open[best] = taken
                 lists.next[last] = best
                 last = best
-                let w = Double(weights[best])
-                (sumX, sumY, weight, total) = (sumX + w * x[best], sumY + w * y[best], weight + w, total + weights[best])
+                let w = Double(sw[best])
+                (sumX, sumY, weight, total) = (sumX + w * sx[best], sumY + w * sy[best], weight + w, total + sw[best])
                 (centreX, centreY) = (sumX / weight, sumY / weight)
             }
-            lists.add(head: seed, tail: last)
+            lists.add(head: slot, tail: last)
             seeds.x.append(centreX)
             seeds.y.append(centreY)
             seeds.weight.append(total)
         }
-        return merged(seeds, lists: &lists, x: x, y: y, weights: weights, threshold: threshold)
+        return merged(seeds, lists: &lists, x: sx, y: sy, weights: sw, point: point, threshold: threshold)
     }
 
-    /// Each group's members as a linked list over the points, so that two groups join in constant time.
+    /// Each group's members as a linked list over the points' grid slots, so that two groups join in constant time.
     private struct MemberLists {
         var next: [Int]
         var head: [Int] = []
@@ -113,7 +118,8 @@ enum PinGrouping {
         }
     }
 
-    /// The weighted mean of the points in `members`, taken in list order from `head`.
+    /// The weighted mean of the points in a member list, taken in list order from `head` (slots, and `x`, `y`,
+    /// `weights` in slot order).
     private static func mean(from head: Int, next: [Int], x: [Double], y: [Double], weights: [Int]) -> (x: Double, y: Double) {
         var (sumX, sumY, total) = (0.0, 0.0, 0.0)
         var member = head
@@ -141,7 +147,8 @@ enum PinGrouping {
     /// those are queued too, and the lowest queued group is always the next to look at (every group before it
     /// has no pair). Groups sit in a grid of their first
     /// centres; one that moved is looked for in `moved`, by the cell of its new centre, instead.
-    private static func merged(_ seeds: Flat, lists: inout MemberLists, x: [Double], y: [Double], weights: [Int], threshold: Double) -> Flat {
+    private static func merged(_ seeds: Flat, lists: inout MemberLists, x: [Double], y: [Double], weights: [Int], point: [Int],
+                               threshold: Double) -> Flat {
         var (centreX, centreY, weight) = (seeds.x, seeds.y, seeds.weight)
         var grid = CellGrid(xs: centreX, ys: centreY, cellSize: threshold)
         let squared = threshold * threshold
@@ -168,7 +175,9 @@ enum PinGrouping {
         }
         // Only a group with a pair after it can start a merge: those are found in one walk over the cells.
         var paired = [Bool](repeating: false, count: seeds.count)
-        grid.forEachPair(closerThan: squared, xs: centreX, ys: centreY) { a, b in paired[min(a, b)] = true }
+        grid.forEachPair(closerThan: squared, slotXs: grid.inSlotOrder(centreX), slotYs: grid.inSlotOrder(centreY)) { a, b in
+            paired[min(grid.items[a], grid.items[b])] = true
+        }
         var queue = MinQueue(count: seeds.count, initial: paired.indices.filter { paired[$0] })
         while let index = queue.pop() {
             guard alive[index] else { continue }
@@ -193,7 +202,7 @@ enum PinGrouping {
             result.weight.append(weight[group])
             var member = lists.head[group]
             while member >= 0 {
-                result.members.append(member)
+                result.members.append(point[member])
                 member = lists.next[member]
             }
             result.start.append(result.members.count)

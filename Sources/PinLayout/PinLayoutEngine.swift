@@ -84,9 +84,9 @@ public struct PinLayoutEngine: Sendable {
             clusters[index].avatar = avatarRect(clusters[index].point)
         }
         // Then labels, in priority order, each where it covers no avatar and no label placed before it.
-        for index in placed {
+        for (avatar, index) in placed.enumerated() {
             let members = clusters[index].members.map { ordered[$0] }
-            switch placeLabel(members, avatar: clusters[index].avatar!, previous: previousAnchors[key(clusters[index])], now: now,
+            switch placeLabel(members, avatar: clusters[index].avatar!, number: avatar, previous: previousAnchors[key(clusters[index])], now: now,
                               placement: &placement) {
             case .placed(let rect, let anchor, let short):
                 (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
@@ -103,9 +103,10 @@ public struct PinLayoutEngine: Sendable {
         case hidden(String)
     }
 
-    /// The first fit for a symbol's label: the full text on its previous anchor or the first of the eight that
-    /// is free, then the short text the same way; a label that fits nowhere is dropped, and says what blocked it.
-    private func placeLabel(_ members: [PinSubject], avatar: ScreenRect, previous: LabelAnchor?, now: Date,
+    /// The first fit for a symbol's label (its avatar the `number`th placed): the full text on its previous anchor
+    /// or the first of the twelve that is free, then the short text the same way; a label that fits nowhere is
+    /// dropped, and says what blocked it.
+    private func placeLabel(_ members: [PinSubject], avatar: ScreenRect, number: Int, previous: LabelAnchor?, now: Date,
                             placement: inout SymbolPlacement) -> LabelOutcome {
         let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
         var blockers = Set<LabelBlocker>()
@@ -114,7 +115,7 @@ public struct PinLayoutEngine: Sendable {
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
                 let rect = labelRect(anchor, avatar: avatar, size: size)
-                let found = placement.blockers(of: rect)
+                let found = placement.blockers(of: rect, owner: number)
                 guard found.isEmpty else {
                     blockers.formUnion(found)
                     continue
@@ -151,7 +152,8 @@ public struct PinLayoutEngine: Sendable {
 
     static func groupID(_ leader: PinSubject) -> String { "group-" + leader.id }
 
-    /// A label's box at an anchor: beside the avatar's box on a side, or touching its circle at 45° at a corner.
+    /// A label's box at an anchor: beside the avatar's box on a side, touching its circle at 45° at a corner, or
+    /// below or above it with one end on its centre line.
     private func labelRect(_ anchor: LabelAnchor, avatar: ScreenRect, size: ScreenSize) -> ScreenRect {
         let gap = style.labelGap
         let (w, h) = (size.width, size.height)
@@ -165,6 +167,10 @@ public struct PinLayoutEngine: Sendable {
         case .belowLeft: return ScreenRect(x: avatar.minX + inset - gap - w, y: avatar.maxY - inset + gap, width: w, height: h)
         case .aboveRight: return ScreenRect(x: avatar.maxX - inset + gap, y: avatar.minY + inset - gap - h, width: w, height: h)
         case .aboveLeft: return ScreenRect(x: avatar.minX + inset - gap - w, y: avatar.minY + inset - gap - h, width: w, height: h)
+        case .belowToLeft: return ScreenRect(x: avatar.center.x - w, y: avatar.maxY + gap, width: w, height: h)
+        case .belowToRight: return ScreenRect(x: avatar.center.x, y: avatar.maxY + gap, width: w, height: h)
+        case .aboveToLeft: return ScreenRect(x: avatar.center.x - w, y: avatar.minY - gap - h, width: w, height: h)
+        case .aboveToRight: return ScreenRect(x: avatar.center.x, y: avatar.minY - gap - h, width: w, height: h)
         }
     }
 
@@ -203,7 +209,8 @@ public struct PinLayoutEngine: Sendable {
                               screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,
                               labelRect: alone ? cluster?.label : nil, anchor: alone ? cluster?.anchor : nil,
                               labelShort: alone && cluster?.labelShort == true, labelHidden: alone ? cluster?.labelHidden : nil, hidden: hidden,
-                              groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected)
+                              groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected,
+                              pose: subject.pose)
         }
         return PinLayoutResult(viewport: LayoutViewport(center: viewport.center, zoom: viewport.zoom, size: viewport.size, scale: viewport.scale,
                                                         insets: viewport.insets),

@@ -2,9 +2,9 @@ import Foundation
 import GeoCore
 
 /// Where a label sits relative to its avatar (MapLibre's variable anchors, in the order tried): the four sides,
-/// then the four corners.
+/// then the four corners, then below and above running left or right from the avatar's centre line.
 public enum LabelAnchor: String, CaseIterable, Sendable, Codable {
-    case below, above, right, left, belowRight, belowLeft, aboveRight, aboveLeft
+    case below, above, right, left, belowRight, belowLeft, aboveRight, aboveLeft, belowToLeft, belowToRight, aboveToLeft, aboveToRight
 }
 
 /// One friend in a layout. A friend in a group is drawn by the group pin; `avatarRect` and `label` are the
@@ -31,6 +31,8 @@ public struct LaidOutPin: Hashable, Sendable, Codable {
     /// Higher draws above; the selected pin is topmost.
     public let zIndex: Int
     public let selected: Bool
+    /// The Actionmoji pose the avatar shows: flying, driving, birthday, asleep or standing.
+    public let pose: String
 }
 
 /// Friends who stand together, drawn as one pin with stacked avatars.

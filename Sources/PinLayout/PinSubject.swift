@@ -9,8 +9,11 @@ public struct PinSubject: Hashable, Sendable {
     public let lastSeen: Date
     public let snapstreak: Int
     public let bestFriend: Bool
+    /// The Actionmoji pose's name ("standing" when none), which the layout passes on for a phone to draw.
+    public let pose: String
 
-    public init(id: String, name: String, coordinate: Coordinate, lastSeen: Date, snapstreak: Int, bestFriend: Bool) {
+    public init(id: String, name: String, coordinate: Coordinate, lastSeen: Date, snapstreak: Int, bestFriend: Bool, pose: String = "standing") {
+        self.pose = pose
         self.id = id
         self.name = name
         self.coordinate = coordinate

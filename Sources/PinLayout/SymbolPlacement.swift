@@ -38,14 +38,22 @@ struct SymbolPlacement {
         labels.append(rect)
     }
 
-    /// What keeps a label box out: the screen's free area, a placed label, a placed avatar; empty when it fits.
-    func blockers(of rect: ScreenRect) -> Set<LabelBlocker> {
+    /// What keeps the label box of the `owner`th avatar placed out: the screen's free area, a placed label, a
+    /// placed avatar, or another avatar as near the box's centre as its own (the label would seem to name it);
+    /// empty when it fits.
+    func blockers(of rect: ScreenRect, owner: Int) -> Set<LabelBlocker> {
         var found = Set<LabelBlocker>()
         if !free.contains(rect) { found.insert(.edge) }
         if any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
         if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) }) { found.insert(.avatar) }
+        let centre = rect.center
+        let own = Self.distance(centre, avatarCentres[owner])
+        let reach = ScreenRect(x: centre.x - own, y: centre.y - own, width: 2 * own, height: 2 * own)
+        if any(in: avatarGrid, meeting: reach, where: { $0 != owner && Self.distance(centre, avatarCentres[$0]) <= own }) { found.insert(.nearer) }
         return found
     }
+
+    private static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
 
     /// Whether a key of `grid` whose box meets `rect` passes `test`.
     private func any(in grid: GridIndex, meeting rect: ScreenRect, where test: (Int) -> Bool) -> Bool {
@@ -60,6 +68,7 @@ enum LabelBlocker: String, Comparable {
     case edge = "the screen edge"
     case label = "other labels"
     case avatar = "avatars"
+    case nearer = "avatars nearer to it than its own"
 
     static func < (a: LabelBlocker, b: LabelBlocker) -> Bool { a.rawValue < b.rawValue }
 }

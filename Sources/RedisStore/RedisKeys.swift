@@ -44,7 +44,7 @@ enum RedisKeys {
     static func snaps(hour: Int) -> String { "{snapset:\(hour)}" }
 
     static let settingFields = ["name", "color", "avatar", "ghost", "ghost_hours", "ghost_until_ms", "audience", "audience_ids"]
-    static let fixFields = ["lat", "lon", "accuracy", "taken_ms", "place"]
+    static let fixFields = ["lat", "lon", "accuracy", "taken_ms", "place", "activity", "speed"]
 
     static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
     static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
@@ -82,14 +82,21 @@ enum RedisKeys {
 
     static func values(_ fix: LocationFix) -> [String] {
         ["lat", String(fix.coordinate.lat), "lon", String(fix.coordinate.lon), "accuracy", String(fix.accuracyMeters),
-         "taken_ms", String(milliseconds(fix.takenAt)), "place", fix.place ?? ""]
+         "taken_ms", String(milliseconds(fix.takenAt)), "place", fix.place ?? "", "activity", fix.activity?.rawValue ?? "",
+         "speed", fix.speedMetersPerSecond.map { String($0) } ?? ""]
     }
 
     static func fix(_ values: [RedisReply]) -> LocationFix? {
         guard values.count == fixFields.count, let lat = values[0].text.flatMap(Double.init), let lon = values[1].text.flatMap(Double.init),
               let accuracy = values[2].text.flatMap(Double.init), let taken = values[3].integer else { return nil }
         let place = values[4].text.flatMap { $0.isEmpty ? nil : $0 }
-        return try? LocationFix(lat: lat, lon: lon, accuracyMeters: accuracy, takenAt: date(taken), place: place)
+        return try? LocationFix(lat: lat, lon: lon, accuracyMeters: accuracy, takenAt: date(taken), place: place,
+                                activity: values[5].text.flatMap(Activity.init(rawValue:)), speedMetersPerSecond: values[6].text.flatMap(Double.init))
+    }
+
+    /// A birthday field's `MM-DD` (nil for none).
+    static func birthday(_ text: String?) -> Birthday? {
+        text.flatMap { try? Birthday(parsing: $0) }
     }
 
     static func details(_ text: String?) -> FriendDetails {
@@ -109,13 +116,19 @@ enum RedisKeys {
 
     /// Adds a person when the id is free, atomically (one key): 1 added, 0 taken.
     static let addPersonScript = "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
+    /// Sets (ARGV[1] "": clears) the birthday field of an existing person: 1 changed, 0 no such person.
+    static let setBirthdayScript = """
+        if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+        if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'birthday') else redis.call('HSET', KEYS[1], 'birthday', ARGV[1]) end
+        return 1
+        """
     /// Keeps a fix (`values`) in KEYS[1] only when newer than the stored one: 0 not kept, 1 kept, 2 kept by a person
     /// (KEYS[2], when given) who keeps Footsteps, so a move of anyone else needs no other round. Nothing expires by
     /// Redis's clock: the service refuses fixes outside the rule's window, and the rule hides old ones, as on SQLite.
     static let recordFixScript = """
         local stored = redis.call('HGET', KEYS[1], 'taken_ms')
         if stored and tonumber(stored) >= tonumber(ARGV[8]) then return 0 end
-        redis.call('HSET', KEYS[1], unpack(ARGV, 1, 10))
+        redis.call('HSET', KEYS[1], unpack(ARGV, 1, 14))
         if KEYS[2] and redis.call('HGET', KEYS[2], 'footsteps') == '1' then return 2 end
         return 1
         """

@@ -15,7 +15,8 @@ extension RedisLiveStore {
     /// someone who does not exist (written for an id that was never added, as SQLite's keys refuse) is no viewer.
     public func viewers(of person: PersonID) throws -> [Candidate] {
         let askers = try read([["SMEMBERS", RedisKeys.askedBy(person)]])[0].elements.compactMap(\.text).map(PersonID.init(trusted:)).sorted()
-        let own = try read([["HMGET", RedisKeys.person(person)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(person)] + RedisKeys.fixFields])
+        let own = try read([["HMGET", RedisKeys.person(person)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(person)] + RedisKeys.fixFields,
+                            ["HGET", RedisKeys.person(person), "birthday"]])
         guard let (found, settings) = RedisKeys.person(person, own[0].elements.map(Self.emptyAsNull)) else { return [] }
         let fix = RedisKeys.fix(own[1].elements)
         let replies = try read(askers.flatMap { viewer in
@@ -29,7 +30,7 @@ extension RedisLiveStore {
             let facts = VisibilityFacts(viewer: viewer, person: person, viewerAsked: true, personAsked: replies[base + 1].integer == 1,
                                         blocked: replies[base + 2].integer == 1 || replies[base + 3].integer == 1, settings: settings, fix: fix,
                                         live: RedisKeys.liveShare(replies[base + 4].text, from: person, to: viewer))
-            return Candidate(person: found, facts: facts, details: RedisKeys.details(details))
+            return Candidate(person: found, facts: facts, details: RedisKeys.details(details), birthday: RedisKeys.birthday(own[2].text))
         }
     }
 

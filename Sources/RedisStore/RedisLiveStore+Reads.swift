@@ -29,11 +29,12 @@ extension RedisLiveStore {
 
     /// Everything the rule needs about each other person, read in one pipeline (grouped per node by the cluster).
     private func facts(viewer: PersonID, others: [(PersonID, Bool, FriendDetails)]) throws -> [Candidate] {
-        let perOther = 6
+        let perOther = 7
         let replies = try read(others.flatMap { other, _, _ in
             [["HMGET", RedisKeys.person(other)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(other)] + RedisKeys.fixFields,
              ["HEXISTS", RedisKeys.asks(other), viewer.rawValue], ["SISMEMBER", RedisKeys.blocks(other), viewer.rawValue],
-             ["SISMEMBER", RedisKeys.blocks(viewer), other.rawValue], ["HGET", RedisKeys.live(other), viewer.rawValue]]
+             ["SISMEMBER", RedisKeys.blocks(viewer), other.rawValue], ["HGET", RedisKeys.live(other), viewer.rawValue],
+             ["HGET", RedisKeys.person(other), "birthday"]]
         })
         return others.enumerated().compactMap { index, entry in
             let (other, viewerAsked, details) = entry
@@ -43,7 +44,7 @@ extension RedisLiveStore {
                                         blocked: replies[base + 3].integer == 1 || replies[base + 4].integer == 1, settings: settings,
                                         fix: RedisKeys.fix(replies[base + 1].elements),
                                         live: RedisKeys.liveShare(replies[base + 5].text, from: other, to: viewer))
-            return Candidate(person: person, facts: facts, details: details)
+            return Candidate(person: person, facts: facts, details: details, birthday: RedisKeys.birthday(replies[base + 6].text))
         }
     }
 

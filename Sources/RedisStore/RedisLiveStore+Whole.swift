@@ -31,6 +31,14 @@ extension RedisLiveStore: WholeStoreReading {
         }
     }
 
+    public func readBirthdays(_ birthday: (PersonID, Birthday) throws -> Void) throws {
+        try forEachPage { ids in
+            for (id, reply) in zip(ids, try read(ids.map { ["HGET", RedisKeys.person($0), "birthday"] })) {
+                if let found = RedisKeys.birthday(reply.text) { try birthday(id, found) }
+            }
+        }
+    }
+
     public func readLiveShares(_ share: (LiveShare) throws -> Void) throws {
         try forEachPage { ids in
             for (id, reply) in zip(ids, try read(ids.map { ["HGETALL", RedisKeys.live($0)] })) {
@@ -44,9 +52,11 @@ extension RedisLiveStore: WholeStoreReading {
         }
     }
 
-    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?)? {
-        let replies = try read([["HMGET", RedisKeys.person(id)] + RedisKeys.settingFields, ["HMGET", RedisKeys.fix(id)] + RedisKeys.fixFields])
-        return RedisKeys.person(id, replies[0].elements.map(Self.emptyAsNull)).map { ($0.0, $0.1, RedisKeys.fix(replies[1].elements)) }
+    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?, Birthday?)? {
+        let replies = try read([["HMGET", RedisKeys.person(id)] + RedisKeys.settingFields + ["birthday"], ["HMGET", RedisKeys.fix(id)] + RedisKeys.fixFields])
+        let fields = replies[0].elements
+        return RedisKeys.person(id, fields.prefix(RedisKeys.settingFields.count).map(Self.emptyAsNull))
+            .map { ($0.0, $0.1, RedisKeys.fix(replies[1].elements), RedisKeys.birthday(fields.last?.text)) }
     }
 
     /// Calls `body` with the ids of the people index, a page at a time, in order.

@@ -133,18 +133,28 @@ public final class RedisLiveStore: LiveStore {
         let others = try related(to: id)
         let facts = try read(others.flatMap { other in
             [["HEXISTS", RedisKeys.asks(id), other.rawValue], ["HEXISTS", RedisKeys.asks(other), id.rawValue],
-             ["HMGET", RedisKeys.person(other)] + RedisKeys.settingFields]
+             ["HMGET", RedisKeys.person(other)] + RedisKeys.settingFields, ["HGET", RedisKeys.person(other), "birthday"]]
         })
         return others.enumerated().compactMap { index, other in
-            let (mine, theirs) = (facts[3 * index].integer == 1, facts[3 * index + 1].integer == 1)
-            guard mine || theirs, let person = RedisKeys.person(other, facts[3 * index + 2].elements.map(Self.emptyAsNull))?.0 else { return nil }
-            return Relation(person: person, status: mine && theirs ? .friends : mine ? .requested : .incoming)
+            let (mine, theirs) = (facts[4 * index].integer == 1, facts[4 * index + 1].integer == 1)
+            guard mine || theirs, let person = RedisKeys.person(other, facts[4 * index + 2].elements.map(Self.emptyAsNull))?.0 else { return nil }
+            return Relation(person: person, status: mine && theirs ? .friends : mine ? .requested : .incoming,
+                            birthday: RedisKeys.birthday(facts[4 * index + 3].text))
         }
     }
 
     public func related(to id: PersonID) throws -> [PersonID] {
         let replies = try read([["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)]])
         return Set(replies.flatMap { $0.elements.compactMap(\.text) }).map(PersonID.init(trusted:)).sorted()
+    }
+
+    public func birthday(of id: PersonID) throws -> Birthday? {
+        RedisKeys.birthday(try read([["HGET", RedisKeys.person(id), "birthday"]])[0].text)
+    }
+
+    /// Sets the field only on an existing person (a script, so a removed person is not brought back).
+    public func setBirthday(_ birthday: Birthday?, of id: PersonID) throws {
+        try write([["EVAL", RedisKeys.setBirthdayScript, "1", RedisKeys.person(id), birthday?.description ?? ""]], announcing: [.change(.person(id))])
     }
 
     public func sharing(of id: PersonID) throws -> SharingSettings? {

@@ -10,6 +10,8 @@ public struct Route: Sendable, Equatable {
     public let arcs: [Int]
     /// The pieces of edges driven, in order: the start's edge from its offset, whole edges, the end's edge to its offset.
     public let legs: [RouteLeg]
+    /// The index in `points` of each leg's first point (a leg ends on the next one's first).
+    let legStarts: [Int]
 
     /// The leg driven at `distance` ground metres from the start (clamped to the route), and the offset on its edge.
     public func position(at distance: Double) -> (leg: RouteLeg, offset: Double) {

@@ -69,6 +69,30 @@ public struct Router: Sendable {
         return assemble(start, end, path: Dijkstra.shortest(in: graph, from: sources, to: targets))
     }
 
+    /// The rest of `route` from `position` when that lies on the route (on one of its legs, at or past the leg's
+    /// start): a piece of a fastest drive is itself a fastest drive, so this answers what `route(from:to:)` from
+    /// `position` would (the same time, up to ties and rounding) without a search; nil when `position` is off it.
+    public func rest(of route: Route, from position: RoadPosition) -> Route? {
+        guard let index = route.legs.firstIndex(where: { leg in
+            leg.edge == position.edge && (min(leg.from, leg.to)...max(leg.from, leg.to)).contains(position.offset)
+        }) else { return nil }
+        let legs = [RouteLeg(edge: position.edge, from: position.offset, to: route.legs[index].to)] + route.legs[(index + 1)...]
+        var points = piece(legs[0].edge, from: legs[0].from, to: legs[0].to)
+        var legStarts = [0]
+        if index + 1 < route.legs.count {
+            let next = route.legStarts[index + 1], shift = points.count - 1 - next
+            legStarts += route.legStarts[(index + 1)...].map { $0 + shift }
+            points += route.points[(next + 1)...]
+        }
+        var length = 0.0, duration = 0.0
+        for leg in legs {
+            length += leg.length
+            duration += time(leg.edge, leg.length)
+        }
+        return Route(points: points, length: length, duration: duration, arcs: Array(route.arcs[min(index, route.arcs.count)...]), legs: legs,
+                     legStarts: legStarts)
+    }
+
     /// Seconds from a position to the junctions at its edge's ends (the ways the edge may be driven), and from
     /// those junctions to the other position.
     func ends(_ start: RoadPosition, _ end: RoadPosition) -> ([SearchEnd], [SearchEnd]) {
@@ -94,7 +118,7 @@ public struct Router: Sendable {
                 let cost = time(start.edge, abs(end.offset - start.offset))
                 if cost <= path?.cost ?? .infinity {
                     return Route(points: piece(start.edge, from: start.offset, to: end.offset), length: abs(end.offset - start.offset),
-                                 duration: cost, arcs: [], legs: [RouteLeg(edge: start.edge, from: start.offset, to: end.offset)])
+                                 duration: cost, arcs: [], legs: [RouteLeg(edge: start.edge, from: start.offset, to: end.offset)], legStarts: [0])
                 }
             }
         }
@@ -105,16 +129,19 @@ public struct Router: Sendable {
         var points = piece(a, from: start.offset, to: leave)
         var length = abs(leave - start.offset) + abs(end.offset - arrive)
         var legs = [RouteLeg(edge: a, from: start.offset, to: leave)]
+        var legStarts = [0]
         for arc in path.arcs {
+            legStarts.append(points.count - 1)
             let edge = Int(graph.arcEdge[arc])
             let line = graph.geometry(of: edge)
             points += (graph.arcReversed[arc] ? Array(line.reversed()) : Array(line)).dropFirst()
             length += graph.edgeLength[edge]
             legs.append(graph.arcReversed[arc] ? RouteLeg(edge: edge, from: graph.edgeLength[edge], to: 0) : RouteLeg(edge: edge, from: 0, to: graph.edgeLength[edge]))
         }
+        legStarts.append(points.count - 1)
         points += piece(b, from: arrive, to: end.offset).dropFirst()
         legs.append(RouteLeg(edge: b, from: arrive, to: end.offset))
-        return Route(points: points, length: length, duration: path.cost, arcs: path.arcs, legs: legs)
+        return Route(points: points, length: length, duration: path.cost, arcs: path.arcs, legs: legs, legStarts: legStarts)
     }
 
     /// The end of `edge` (offset 0 or its length) at junction `node` that the search's cheaper end cost used.

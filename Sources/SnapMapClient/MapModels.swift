@@ -65,6 +65,8 @@ public struct LaidOutPin: Codable, Sendable, Equatable {
     public let groupId: String?
     public let zIndex: Int
     public let selected: Bool
+    /// The Actionmoji pose to draw: flying, driving, birthday, asleep or standing.
+    public let pose: String
 }
 
 /// Friends who stand together, drawn as one pin.

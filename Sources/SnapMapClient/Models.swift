@@ -16,9 +16,30 @@ public struct Location: Codable, Sendable, Equatable {
     public var at: Date?
     /// The place's name (the text rule), nil or "" for none.
     public var place: String?
+    /// What the motion sensors say (nil: nothing); friends' maps draw the pose it picks.
+    public var activity: Activity?
+    /// The phone's speed in m/s, 0 … 400 (nil: unknown).
+    public var speedMetersPerSecond: Double?
 
-    public init(lat: Double, lon: Double, accuracyMeters: Double, at: Date? = nil, place: String? = nil) {
+    public init(lat: Double, lon: Double, accuracyMeters: Double, at: Date? = nil, place: String? = nil,
+                activity: Activity? = nil, speedMetersPerSecond: Double? = nil) {
         (self.lat, self.lon, self.accuracyMeters, self.at, self.place) = (lat, lon, accuracyMeters, at, place)
+        (self.activity, self.speedMetersPerSecond) = (activity, speedMetersPerSecond)
+    }
+}
+
+/// What a phone's motion sensors say its owner is doing.
+public enum Activity: String, Codable, Sendable, CaseIterable {
+    case still, walking, running, cycling, automotive, flying
+}
+
+/// `GET`/`PUT /v1/me/birthday`: `MM-DD`, or nil for none.
+struct BirthdayBody: Codable, Sendable {
+    let birthday: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(birthday, forKey: .birthday)
     }
 }
 
@@ -79,6 +100,8 @@ public struct FriendEntry: Codable, Sendable, Equatable {
     public let id: String
     public let name: String
     public let status: FriendState
+    /// `MM-DD`, for a friend who set one.
+    public let birthday: String?
 }
 
 /// What asking someone to be friends did (`POST /v1/me/friends/{id}`).
@@ -144,6 +167,23 @@ struct LiveSharePause: Codable, Sendable {
 public struct FootstepsState: Codable, Sendable, Equatable {
     public let on: Bool
     public let places: Int
+}
+
+/// How much of each neighbourhood the person's Footsteps have explored, most explored first.
+public struct Explored: Codable, Sendable, Equatable {
+    /// One neighbourhood: its streets' ground length, the part within `radiusMeters` of a kept place, their ratio,
+    /// and the sentence to show ("You have explored 38% of Williamsburg").
+    public struct Neighbourhood: Codable, Sendable, Equatable {
+        public let neighbourhood: String
+        public let exploredMeters: Double
+        public let streetMeters: Double
+        public let share: Double
+        public let text: String
+    }
+
+    public let radiusMeters: Double
+    public let cutMeters: Double
+    public let neighbourhoods: [Neighbourhood]
 }
 
 struct FootstepsChange: Codable, Sendable {

@@ -74,6 +74,17 @@ extension SnapMapClient {
         try decode(Sharing.self, try expectSuccess(try await send("PUT", "/v1/me/sharing", body: try Self.encoder.encode(change))))
     }
 
+    /// The signed-in person's birthday, `MM-DD`, nil for none.
+    public func birthday() async throws -> String? {
+        try decode(BirthdayBody.self, try expectSuccess(try await send("GET", "/v1/me/birthday"))).birthday
+    }
+
+    /// Sets the birthday friends see (`MM-DD`; nil clears it); answers it as stored.
+    public func setBirthday(_ birthday: String?) async throws -> String? {
+        let body = try Self.encoder.encode(BirthdayBody(birthday: birthday))
+        return try decode(BirthdayBody.self, try expectSuccess(try await send("PUT", "/v1/me/birthday", body: body))).birthday
+    }
+
     /// Friends and requests both ways (never a location).
     public func friends() async throws -> [FriendEntry] {
         try decode(FriendList.self, try expectSuccess(try await send("GET", "/v1/me/friends"))).friends
@@ -132,9 +143,18 @@ extension SnapMapClient {
         return try decode(FootstepsState.self, try expectSuccess(try await send("PUT", "/v1/me/footsteps", body: body)))
     }
 
-    /// The places as GeoJSON (a FeatureCollection of Points with `firstVisit` and `lastVisit`), for a map view.
-    public func footstepsGeoJSON() async throws -> Data {
-        try expectSuccess(try await send("GET", "/v1/me/footsteps.json"))
+    /// A page of the places as GeoJSON (a FeatureCollection of Points with `firstVisit` and `lastVisit`, and `next`, the
+    /// cursor to pass as `after` for the next page, absent on the last), at most `limit` (1…1000, default 1000) places.
+    public func footstepsGeoJSON(after cursor: String? = nil, limit: Int? = nil) async throws -> Data {
+        var query: [URLQueryItem] = []
+        if let limit { query.append(URLQueryItem(name: "limit", value: String(limit))) }
+        if let cursor { query.append(URLQueryItem(name: "after", value: cursor)) }
+        return try expectSuccess(try await send("GET", "/v1/me/footsteps.json", query: query))
+    }
+
+    /// How much of each neighbourhood the places have explored.
+    public func explored() async throws -> Explored {
+        try decode(Explored.self, try expectSuccess(try await send("GET", "/v1/me/explored.json")))
     }
 
     /// Forgets every place at once.

@@ -11,7 +11,7 @@ enum CommandLineTool {
         projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
         mbtilesMergeCommand, heatTileCommand, generateActivityCommand, layoutCommand, hitCommand, zoomCommand,
         routeFrameCommand, routeStateCommand, serveCommand, rasterGalleryCommand, usersCommand, friendsCommand, seedCommand, locateCommand,
-        sharingCommand, liveShareCommand, footstepsCommand, snapsCommand, flyCommand, ordersCommand, demoDeliveryCommand,
+        sharingCommand, birthdayCommand, liveShareCommand, footstepsCommand, snapsCommand, flyCommand, ordersCommand, demoDeliveryCommand,
     ]
 
     static var help: String {

@@ -73,8 +73,9 @@ enum LiveOptions {
     }
 
     /// The viewer's id (`--viewer`, default the scene's), the clock and the friends they see then; the engine's
-    /// glow is fed from the store at that clock.
-    static func view(_ options: ParsedOptions, engine: MapEngine) throws -> (viewer: PersonID, now: Date, friends: [Friend], location: Coordinate?) {
+    /// glow is fed from the store at that clock. With `footsteps`, also the viewer's own Footsteps (else none).
+    static func view(_ options: ParsedOptions, engine: MapEngine, footsteps: Bool = false) throws
+        -> (viewer: PersonID, now: Date, friends: [Friend], location: Coordinate?, places: [MercatorPoint]) {
         let now = try options.request.clock(scene: engine.scene, default: Date())
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
@@ -83,7 +84,8 @@ enum LiveOptions {
         if friends.isEmpty, options.value("clock") == nil, try !live.friends(of: viewer, at: engine.scene.capturedAt).isEmpty {
             FileHandle.standardError.write(Data(emptyMapNote(viewer, capturedAt: engine.scene.capturedAt).utf8))
         }
-        return (viewer, now, friends, try live.ownFix(of: viewer, at: now)?.coordinate)
+        let places = footsteps ? try live.footsteps(of: viewer).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) } : []
+        return (viewer, now, friends, try live.ownFix(of: viewer, at: now)?.coordinate, places)
     }
 
     /// Why a map on the real clock shows nobody whom the fixture's clock shows, and how to see them.

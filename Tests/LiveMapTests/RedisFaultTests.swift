@@ -30,6 +30,9 @@ enum FaultPlan {
 struct RedisFaultTests {
     static let fixture = Result { () throws -> (LocalRedisCluster, ServerFixture) in
         let cluster = try LocalRedisCluster(replicasPerMaster: 2)
+        // The demo server seeds the store as it starts: its writes need a replica that acknowledged each master (a
+        // clean-clone run once started it a moment too soon, and it exited on the refused seed).
+        try cluster.waitForGoodReplicas()
         return (cluster, try ServerFixture(storeURL: cluster.url))
     }
 
@@ -37,8 +40,10 @@ struct RedisFaultTests {
     static let callBound = RedisCluster.budget + 0.5
     /// What a refused write may take: the wait for a replica, and the same slack.
     static let refusalBound = RedisCluster.replicaWait + 0.5
-    /// A move through one replica reaches another's observers within this, once the bus has healed.
-    static let deliveryBound = 0.1
+    /// A move through one replica reaches another's observers within this, once the bus has healed: 100 ms in the
+    /// full run (`make faults-redis`, alone on the machine); beside the whole suite, the view's staleness bound (each
+    /// move is re-read by the other replica's view, and at load average 13–24 that took 6–230 ms).
+    static let deliveryBound = FaultPlan.full ? 0.1 : LiveView.stalenessBound
     /// Bus subscribers on every channel: the two replicas of a test and the long-running server.
     static let subscribers = 3
 

@@ -32,7 +32,8 @@ extension RedisStoreTests {
             for step in 1...moves {
                 let taken = start.addingTimeInterval(Double(step) / 1000)
                 // The last place holds the bus text's separator.
-                let fix = try LocationFix(lat: 40.70 + Double(step) / 100_000, lon: -73.95, accuracyMeters: 5, takenAt: taken, place: step == moves ? "Pier | 5" : nil)
+                let fix = try LocationFix(lat: 40.70 + Double(step) / 100_000, lon: -73.95, accuracyMeters: 5, takenAt: taken, place: step == moves ? "Pier | 5" : nil,
+                                          activity: Activity.allCases[step % Activity.allCases.count], speedMetersPerSecond: Double(step) / 3)
                 #expect(try replicas[0].live.updateLocation(mover, fix: fix, now: taken))
                 last = fix
             }
@@ -54,6 +55,17 @@ extension RedisStoreTests {
             try replicas[1].waitUntilHeard()
         }
         #expect((changed["hmget"] ?? 0) >= 2, "each view re-read the settings: \(changed)")
+
+        // A birthday is re-read with the person, in the same round, by each view.
+        let theDay = try Birthday(month: 2, day: 29)
+        let birthday = try Self.commandCalls(local) {
+            try replicas[0].live.setBirthday(mover, theDay)
+            try replicas[1].waitUntilHeard()
+        }
+        for (index, replica) in replicas.enumerated() {
+            #expect(try replica.view.candidate(viewer: PersonID(trusted: "friend0"), person: mover)?.birthday == theDay, "replica \(index) holds it")
+        }
+        #expect((birthday["hmget"] ?? 0) >= 2 * replicas.count && birthday["hget"] == nil, "the person and the fix, no birthday of its own: \(birthday)")
     }
 
     /// The calls of each command (lowercase) the cluster's masters ran during `body`, from `INFO commandstats`;

@@ -90,24 +90,27 @@ extension RedisStoreTests {
             }
             now = now.addingTimeInterval(Double(random.next() % 240))
             let later: [Double] = step % 20 == 0 ? [0, 3 * 3600 + 1, 24 * 3600 + 1] : [0]
-            for (index, replica) in replicas.enumerated() {
-                // Heard everything, and answering from memory from here until the comparisons end (a listener that
-                // lost its node on this crowded machine makes its view reload, and the store answers meanwhile).
-                try replica.waitUntilHeard()
-                defer { if replica.view.isCurrent { fromMemory += 1 } }
-                for viewer in ids.map(PersonID.init(trusted:)) {
-                    for offset in later {
-                        let at = now.addingTimeInterval(offset)
-                        let expected = try LiveViewTests.seen(reference, viewer, at: at)
+            // Both replicas heard everything, and answer from memory from here until the comparisons end (a listener
+            // that lost its node on this crowded machine makes its view reload, and the store answers meanwhile).
+            for replica in replicas { try replica.waitUntilHeard() }
+            defer { fromMemory += replicas.filter(\.view.isCurrent).count }
+            for viewer in ids.map(PersonID.init(trusted:)) {
+                for offset in later {
+                    let at = now.addingTimeInterval(offset)
+                    let expected = try LiveViewTests.seen(reference, viewer, at: at)
+                    for (index, replica) in replicas.enumerated() {
                         #expect(try LiveViewTests.seen(replica.live, viewer, at: at) == expected, "step \(step), replica \(index), \(viewer) at +\(offset) s")
-                        compared += expected.count
                     }
-                    let (mine, stored) = (Set(try replica.view.viewers(of: viewer)), Set(try reference.store.viewers(of: viewer)))
+                    compared += expected.count
+                }
+                let stored = Set(try reference.store.viewers(of: viewer))
+                for replica in replicas {
+                    let mine = Set(try replica.view.viewers(of: viewer))
                     #expect(mine == stored, "step \(step): viewers of \(viewer): the view's own \(mine.subtracting(stored)), the store's \(stored.subtracting(mine))")
                 }
             }
         }
-        #expect(compared > 300, "the random world shows people: \(compared)")
+        #expect(compared > 150, "the random world shows people: \(compared)")
         #expect(fromMemory >= 140, "the views answered the comparisons of \(fromMemory) of 160 replica steps")
         // Loaded again, by the store's whole reads and by its reads of each person, a view answers alike.
         for byPages in [false, true] {

@@ -103,6 +103,7 @@ enum StoreConformance {
         try accountsAndStanding(store, ann, bob, cat)
         try liveShares(store)
         try footsteps(store)
+        try motionAndBirthday(store)
     }
 
     /// Standing sees a blocker as nobody; removing a person leaves no fact that names them.

@@ -9,7 +9,8 @@ import Testing
 /// friends, no label shares area with another avatar, group or label; no two drawn avatars share more than 15% of
 /// their area (but the selected friend's, drawn above a group it stands on); every friend the layout calls visible
 /// is drawn, as an avatar or in a drawn group, and one that is not drawn is off the free part of the screen; every
-/// drawn pin either shows its label or says why not; and groups depend on the zoom alone.
+/// drawn pin either shows its label or says why not; every label's centre is nearer its own avatar than any other;
+/// and groups depend on the zoom alone.
 @Suite("Crowds at every zoom")
 struct CrowdModelTests {
     /// What a layout draws: round avatars and label boxes, each with the symbol it belongs to.
@@ -86,6 +87,7 @@ struct CrowdModelTests {
                     }
                 }
                 Self.expectEveryVisibleFriendDrawn(layout, at)
+                Self.expectLabelsNearerTheirOwnAvatars(drawn, at)
                 for (i, a) in drawn.circles.enumerated() {
                     for b in drawn.circles[(i + 1)...] where a.owner != selected && b.owner != selected {
                         let share = Self.overlapShare(distance: hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y), radius: a.radius)
@@ -96,6 +98,32 @@ struct CrowdModelTests {
                 for group in layout.groups { #expect((group.labelRect == nil) == (group.labelHidden != nil)) }
             }
         }
+    }
+
+    /// Each label's centre is nearer its own avatar's centre than any other drawn avatar's, so that it cannot be
+    /// read as naming a neighbour.
+    static func expectLabelsNearerTheirOwnAvatars(_ drawn: Drawn, _ at: String) {
+        for label in drawn.labels {
+            let centre = label.box.center
+            let distance = { (circle: (owner: String, centre: ScreenPoint, radius: Double)) in hypot(circle.centre.x - centre.x, circle.centre.y - centre.y) }
+            guard let own = drawn.circles.first(where: { $0.owner == label.owner }) else {
+                Issue.record("\(label.owner)'s label is drawn without its avatar, \(at)")
+                continue
+            }
+            for other in drawn.circles where other.owner != label.owner && distance(other) <= distance(own) {
+                Issue.record("\(label.owner)'s label is as near \(other.owner)'s avatar as its own, \(at)")
+            }
+        }
+    }
+
+    /// The default frame, where Leo's label once sat above Theo, nearer him than Leo: every label is nearer its own.
+    @Test func theDefaultFramesLabelsSitNearerTheirOwnAvatars() throws {
+        let engine = try EngineFixture.engine.get()
+        let layout = engine.pinEngine(scale: engine.scene.viewport.scale).layout(subjects: engine.subjects(try LiveFixture.samsFriends()),
+                                                                                  viewport: engine.scene.viewport, now: engine.scene.capturedAt)
+        let drawn = Drawn(layout)
+        #expect(drawn.labels.count == drawn.circles.count, "every pin and group of the default frame is named")
+        Self.expectLabelsNearerTheirOwnAvatars(drawn, "the default frame")
     }
 
     /// A friend the layout calls visible is drawn: as an avatar of their own or in a drawn group that lists them.
@@ -134,6 +162,10 @@ struct CrowdModelTests {
             #expect(drawn.circles.contains { $0.owner == owner }, "\(subject.id) is drawn (as \(owner))")
         }
         Self.expectEveryVisibleFriendDrawn(layout, "z13.1")
+        // Jordan's group at the west edge, boxed in by Priya, Eli and the Maya group, is named below, running left.
+        let jordans = try #require(layout.groups.first { $0.members.contains("jordan") })
+        #expect(jordans.labelRect != nil, "\(jordans.labelHidden ?? "")")
+        Self.expectLabelsNearerTheirOwnAvatars(drawn, "z13.1")
         for label in drawn.labels {
             for circle in drawn.circles where Self.boxMeetsCircle(label.box, circle.centre, circle.radius) {
                 Issue.record("\(label.owner)'s label covers \(circle.owner)'s avatar")

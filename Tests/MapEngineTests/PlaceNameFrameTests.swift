@@ -25,6 +25,21 @@ struct PlaceNameFrameTests {
         #expect(shown.allSatisfy { box in !pins.contains { $0.intersects(box) } })
     }
 
+    /// The z13.1 crowd frame, where "CROWN HEIGHTS" ran under the credit: its place names keep clear of the credit's
+    /// plate and the bottom inset, a name whose first spot meets them moving or staying out.
+    @Test func placeNamesKeepClearOfTheCreditAndTheBottomInset() throws {
+        let engine = try EngineFixture.engine.get()
+        let viewport = try engine.scene.viewport.with(Camera(center: Coordinate(lat: 40.71526, lon: -73.95104), zoom: 13.1))
+        let layout = try engine.layout(viewport, friends: try LiveFixture.samsFriends(), now: engine.scene.capturedAt)
+        let plan = engine.plan(viewport, layers: [.base, .heat, .pins], layout: layout, friends: [], card: nil, now: engine.scene.capturedAt)
+        let reserved = engine.reservedBoxes(viewport)
+        #expect(reserved.count == 2, "the credit and the bottom inset")
+        let anywhere = engine.baseMap.shownPlaceNames(plan.names, of: plan.view, avoiding: engine.pinBoxes(layout))
+        #expect(anywhere.contains { box in reserved.contains { $0.intersects(box) } }, "without them, a name meets the credit or the inset")
+        let shown = engine.baseMap.shownPlaceNames(plan.names, of: plan.view, avoiding: plan.avoiding)
+        #expect(!shown.isEmpty && shown.allSatisfy { box in !reserved.contains { $0.intersects(box) } })
+    }
+
     /// At z15 a Williamsburg frame (the scene's size, centred between Bedford Av, Lorimer St and Marcy Av), with Sam's
     /// friends' pins, names its subway stations beside their marks, clear of the pins (the frame without pins names all
     /// three: `StationTests`).

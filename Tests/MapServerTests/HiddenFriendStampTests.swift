@@ -42,6 +42,52 @@ struct HiddenFriendStampTests {
         #expect(world.here.answerStamp(of: world.viewer) != stamp, "a visible friend's move left the stamp")
     }
 
+    /// A hidden friend's Ghost Mode changes (a timer set hours ahead, or none) are no news to the viewer either: they
+    /// once made the viewer's next answer slower (2.0 ms against 0.5), which told them the friend had touched it.
+    @Test(arguments: [("friends", "24h", "untilOff"), ("friendsExcept", "24h", "untilOff"), ("friendsExcept", "off", "3h")])
+    func aHiddenFriendsGhostChangesMoveNoStamp(audience: String, first: String, second: String) throws {
+        let world = try World()
+        let t0 = LayoutAnswersTests.t0
+        for index in 0..<3 { try world.friend(index, by: world.here, at: t0) }
+        let hidden = PersonID(trusted: "f2")
+        _ = try world.here.setSharing(hidden, ghost: first, audience: (audience, audience == "friends" ? [] : ["viewer"]), now: t0)
+        world.compare("f2 hidden")
+        world.requireKept("f2 hidden")
+        let stamp = world.here.answerStamp(of: world.viewer)
+        for (writer, ghost) in [(world.here, second), (world.elsewhere, first), (world.elsewhere, second)] {
+            _ = try writer.setSharing(hidden, ghost: ghost, audience: nil, now: t0)
+            try world.settle(writer)
+            #expect(world.here.answerStamp(of: world.viewer) == stamp, "ghost \(ghost) with audience \(audience) moved the viewer's stamp")
+            world.requireKept("ghost \(ghost)")
+            world.compare("ghost \(ghost)")
+        }
+    }
+
+    /// A Ghost timer that ends while its friend stays hidden (their audience leaves the viewer out) does not end the
+    /// viewer's kept answer (its instant once showed as a slower answer); one that shows its friend within the answer's
+    /// life (set by an operator's clock put back) does, and the next answer shows the friend.
+    @Test func onlyATimerThatShowsAFriendEndsAKeptAnswer() throws {
+        let world = try World()
+        let t0 = LayoutAnswersTests.t0
+        for index in 0..<4 { try world.friend(index, by: world.here, at: t0) }
+        // Both timers end 10 s after t0, inside t0's minute (t0 is 40 s past a minute).
+        let setAt = t0.addingTimeInterval(-3 * 3600 + 10)
+        _ = try world.here.setSharing(PersonID(trusted: "f2"), ghost: "3h", audience: ("friendsExcept", ["viewer"]), now: setAt)
+        world.compare("f2's timer running")
+        world.requireKept("f2's timer running")
+        world.clock.set(t0.addingTimeInterval(15))
+        world.requireKept("f2's timer ended, f2 still hidden")
+        world.compare("f2's timer ended, f2 still hidden")
+        _ = try world.here.setSharing(PersonID(trusted: "f3"), ghost: "untilOff", audience: nil, now: t0)
+        world.clock.set(t0)
+        world.compare("f3 ghosted")
+        _ = try world.elsewhere.setSharing(PersonID(trusted: "f3"), ghost: "3h", audience: nil, now: setAt)
+        try world.settle(world.elsewhere)
+        let hidden = world.compare("f3's timer set back")
+        world.clock.set(t0.addingTimeInterval(15))
+        #expect(world.compare("f3's timer ended") != hidden, "f3 showed at the end of the timer")
+    }
+
     /// Seeded random writes (moves, Ghost Mode, audiences, live shares, blocks, asks) by this process and another,
     /// at a clock that jumps across timers; after each, the kept answer is the store's.
     @Test(arguments: [1, 2, 3] as [UInt64])

@@ -23,7 +23,7 @@ struct JSONBodyTests {
         ("{\"lat\": 40, \"lon\": null, \"accuracyMeters\": 5}", "lon", "is required"),
         ("{\"lat\": 40, \"lon\": 0}", "accuracyMeters", "is required"),
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"place\": 3}", "place", "must be a string"),
-        ("{\"zz\": 1, \"speed\": 3, \"lat\": 40}", "speed", "unknown field; allowed: lat, lon, accuracyMeters, at, place"),
+        ("{\"zz\": 1, \"speed\": 3, \"lat\": 40}", "speed", "unknown field; allowed: lat, lon, accuracyMeters, at, place, activity, speedMetersPerSecond"),
         ("{\"lon\": 0, \"accuracyMeters\": 5, \"at\": \"yesterday\"}", "at", "must be an ISO 8601 time such as \(ISO8601Time.example)"),
     ])
     func locations(body: String, field: String, message: String) throws {

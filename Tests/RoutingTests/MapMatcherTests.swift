@@ -66,10 +66,11 @@ import Testing
         #expect(result.right > result.nearest, "the model beats the nearest road: \(result)")
     }
 
-    /// Measured, not the goal: at 20–30 m the model gets 89% (the nearest road 77%); see the README.
+    /// Measured, not the goal: at 20–30 m the model gets 92.8% on this seed (94% on four others; the nearest road
+    /// 77%); see the README.
     @Test func theMatchedRoadIsRightForMostFixesAt20To30Metres() throws {
         let result = try Self.shares(accuracies: 20...30, seed: 32)
-        #expect(result.right >= 0.85, "\(result)")
+        #expect(result.right >= 0.91, "\(result)")
         #expect(result.right > result.nearest + 0.03, "the model beats the nearest road: \(result)")
     }
 
@@ -82,7 +83,8 @@ import Testing
             let matched = matcher.match(trace.fixes)
             for (match, truth) in zip(matched, trace.truth) {
                 #expect(Self.isRight(match, truth: truth, router: router))
-                #expect((match?.distance ?? .infinity) < 1e-6)
+                // On its own edge, or at most a metre off: on a turn the detour term may prefer the junction itself.
+                #expect((match?.distance ?? .infinity) <= 1)
             }
         }
     }

@@ -29,6 +29,47 @@ import Testing
         #expect(drove >= 80, "most pairs are more than a street apart (the others: across the East River, which no street crosses)")
     }
 
+    /// The rest of a route from a point on it, against Dijkstra from that point: the same time and length, a line
+    /// from the point to the route's end; a point off the route has none.
+    @Test func theRestOfARouteFromAPointOnItIsAFastestDriveFromThere() throws {
+        let router = try Fixtures.router.get()
+        var random = SplitMix64(seed: 33)
+        var search = RouteSearch(nodeCount: router.graph.nodeCount)
+        var compared = 0
+        while compared < 60 {
+            guard let start = try? router.position(of: Fixtures.randomCoordinate(&random), field: "from"),
+                  let end = try? router.position(of: Fixtures.randomCoordinate(&random), field: "to"),
+                  let route = router.route(from: start, to: end, search: &search), route.length > 0 else { continue }
+            compared += 1
+            let (leg, offset) = route.position(at: random.unit() * route.length)
+            let point = try #require(Self.position(router, leg.edge, at: offset))
+            let rest = try #require(router.rest(of: route, from: point))
+            let reference = try #require(router.referenceRoute(from: point, to: end))
+            #expect(abs(rest.duration - reference.duration) <= 1e-9 * max(1, reference.duration))
+            #expect(abs(rest.length - reference.length) <= 1e-9 * max(1, reference.length))
+            #expect(rest.points.first == point.point && rest.points.last == route.points.last)
+            #expect(rest.legs.last?.edge == route.legs.last?.edge && rest.legs.last?.to == route.legs.last?.to)
+            // Its line measures its length, and so does the line of the rest of the rest (the tracker's, fix after fix);
+            // to a centimetre, as a point inside a segment is placed linearly in mercator metres.
+            let (later, laterOffset) = rest.position(at: random.unit() * rest.length)
+            let laterPoint = try #require(Self.position(router, later.edge, at: laterOffset))
+            let again = try #require(router.rest(of: rest, from: laterPoint))
+            for piece in [rest, again] {
+                let line = piece.coordinates
+                let measured = zip(line, line.dropFirst()).reduce(0) { $0 + Geodesic.wgs84.distance($1.0, $1.1) }
+                #expect(abs(measured - piece.length) <= 1e-6 * piece.length + 0.01, "line \(measured) against length \(piece.length)")
+            }
+            let off = try #require((0..<router.graph.edgeCount).first { edge in !route.legs.contains { $0.edge == edge } })
+            let offPoint = try #require(Self.position(router, off, at: 0))
+            #expect(router.rest(of: route, from: offPoint) == nil)
+        }
+    }
+
+    /// The road position `offset` metres along `edge`.
+    private static func position(_ router: Router, _ edge: Int, at offset: Double) -> RoadPosition? {
+        router.index.candidates(near: router.point(edge, at: offset), radius: 1).first { $0.edge == edge }
+    }
+
     @Test func aRoutesLineRunsFromItsStartToItsEndAndMeasuresItsLength() throws {
         let router = try Fixtures.router.get()
         let home = try Coordinate(lat: 40.67015, lon: -73.98549)

@@ -22,6 +22,8 @@ public final class ServerFixture: Sendable {
         return storeOptions.last
     }
     private let input: Pipe
+    /// The file the server's standard error went to when the caller gave no log: removed when the server stops.
+    private let ownErrors: URL?
 
     /// A server on the SQLite store at `database` (default: a new one), with more `serve` options if given; its
     /// standard error (the access log) goes to `log` when given.
@@ -48,8 +50,13 @@ public final class ServerFixture: Sendable {
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        if let log { FileManager.default.createFile(atPath: log.path, contents: nil) }
-        process.standardError = FileHandle(forWritingAtPath: log?.path ?? "/dev/null")
+        // Standard error goes to `log`, or to a file of its own that a failed start quotes.
+        let errors = log ?? FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-serve-\(UUID().uuidString).err")
+        ownErrors = log == nil ? errors : nil
+        guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "could not create \(errors.path)"])
+        }
+        process.standardError = FileHandle(forWritingAtPath: errors.path)
         try process.run()
         var line = ""
         while !line.contains("#token=") {
@@ -59,7 +66,10 @@ public final class ServerFixture: Sendable {
         }
         guard let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...].prefix { !$0.isWhitespace })),
               let tokenRange = line.range(of: "#token=") else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "serve printed \(line)"])
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let said = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").suffix(2000)
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "serve printed \(line), and on standard error: \(said)"])
         }
         base = url
         token = String(line[tokenRange.upperBound...].prefix { !$0.isWhitespace })
@@ -69,6 +79,7 @@ public final class ServerFixture: Sendable {
     deinit {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+        if let ownErrors { try? FileManager.default.removeItem(at: ownErrors) }
     }
 
     /// Runs an operator's command (`users`, `friends`, `sharing`, …) on the server's store; returns its output.

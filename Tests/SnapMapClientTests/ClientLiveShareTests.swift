@@ -36,7 +36,7 @@ struct ClientLiveShareTests {
     }
 }
 
-/// Footsteps through `SnapMapClient`: a phone turns them on, walks, reads its GeoJSON and clears it.
+/// Footsteps through `SnapMapClient`: a phone turns them on, walks, reads its GeoJSON and what it explored, and clears it.
 @Suite("SnapMapClient's Footsteps", .serialized)
 struct ClientFootstepsTests {
     @Test func footstepsAreKeptReadAndCleared() async throws {
@@ -50,8 +50,12 @@ struct ClientFootstepsTests {
         let geoJSON = try #require(try JSONSerialization.jsonObject(with: try await phone.footstepsGeoJSON()) as? [String: Any])
         let point = (geoJSON["features"] as? [[String: Any]])?.first?["geometry"] as? [String: Any]
         #expect(point?["coordinates"] as? [Double] == [-73.9661, 40.7152])
+        let explored = try await phone.explored()
+        #expect(explored.radiusMeters == 50 && explored.neighbourhoods.first.map { $0.share > 0 && $0.text.hasPrefix("You have explored ") } == true,
+                "\(explored)")
         try await phone.clearFootsteps()
         let cleared = try await phone.footsteps()
         #expect(cleared.on && cleared.places == 0)
+        #expect(try await phone.explored().neighbourhoods.isEmpty)
     }
 }

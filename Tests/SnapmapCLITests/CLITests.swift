@@ -166,11 +166,38 @@ struct PinCLITests {
         (["render", "--layers", "base,clouds", "--out", "/tmp/x.png"], "unknown layer"),
         (["render", "--zoom", "25", "--out", "/tmp/x.png"], "zoom"),
         (["render", "--size", "9000x100", "--out", "/tmp/x.png"], "size.width"),
+        (["render", "--layers", "footsteps", "--out", "/tmp/x.png"], "footsteps is drawn over the base layer"),
     ])
     func badPinRequestsAreClearErrors(arguments: [String], expected: String) throws {
         let result = try cli.runArray(arguments)
         #expect(result.status != 0 && result.stdout.isEmpty)
         #expect(result.stderr.contains(expected), "stderr: \(result.stderr)")
+    }
+}
+
+/// The footsteps layer of `snapmap render --viewer`: the viewer's own Footsteps tinted, none once cleared.
+@Suite("snapmap render with Footsteps")
+struct FootstepsRenderCLITests {
+    private let cli = CLITests()
+
+    @Test func theViewersStepsTintTheirFrameUntilCleared() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-steps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("live.db").path
+        #expect(try cli.run("seed", "--db", db).status == 0)
+        #expect(try cli.run("footsteps", "on", "samriv", "--db", db).status == 0)
+        #expect(try cli.run("locate", "samriv", "--at", "40.7148,-73.9600", "--db", db).status == 0)
+        func frame(_ layers: String) throws -> Data {
+            let out = directory.appendingPathComponent("\(layers).png").path
+            let result = try cli.run("render", "--layers", layers, "--viewer", "samriv", "--db", db, "--center", "40.7148,-73.9600", "--zoom", "16",
+                                     "--size", "200x200", "--scale", "1", "--out", out)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: out))
+        }
+        #expect(try frame("base,footsteps") != frame("base"), "the streets near Sam's step are tinted")
+        #expect(try cli.run("footsteps", "clear", "samriv", "--db", db).status == 0)
+        #expect(try frame("base,footsteps") == frame("base"), "cleared, nothing is")
     }
 }
 

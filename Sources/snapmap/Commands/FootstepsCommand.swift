@@ -1,17 +1,20 @@
 import Foundation
+import GeoCore
 import LiveMap
+import MapEngine
+import MapScene
 
-/// `snapmap footsteps on|off|show|clear ID`: a person's Footsteps as the operator sees and changes them.
+/// `snapmap footsteps on|off|show|explored|clear ID`: a person's Footsteps as the operator sees and changes them.
 let footstepsCommand = Command(
     name: "footsteps",
-    summary: "a person's Footsteps (their private history of places): on ID, off ID, show ID (a place a line), clear ID",
-    usage: "footsteps on|off|show|clear ID  [--db PATH]",
+    summary: "a person's Footsteps (their private history of places): on ID, off ID, show ID (a place a line), explored ID (a neighbourhood a line), clear ID",
+    usage: "footsteps on|off|show|explored|clear ID  [--db PATH]",
     options: [LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ACTION ID"
 ) { options in
     let arguments = try options.positionals()
-    guard arguments.count == 2, ["on", "off", "show", "clear"].contains(arguments[0]) else {
-        throw UsageError(description: "expected on ID, off ID, show ID or clear ID")
+    guard arguments.count == 2, ["on", "off", "show", "explored", "clear"].contains(arguments[0]) else {
+        throw UsageError(description: "expected on ID, off ID, show ID, explored ID or clear ID")
     }
     let (_, _, live, _) = try LiveOptions.live(options)
     let person: PersonID
@@ -27,6 +30,11 @@ let footstepsCommand = Command(
         return "\(person) keeps Footsteps: \(arguments[0])"
     case "clear":
         return "cleared \(try live.clearFootsteps(person)) places of \(person)"
+    case "explored":
+        let engine = try MapEngine(paths: DataPaths(dataDirectory: DataLocator.directory(options)))
+        let places = try live.footsteps(of: person).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
+        return try engine.explored(places: places).map { "\($0.text)\t\(Int($0.exploredMeters.rounded())) of \(Int($0.streetMeters.rounded())) m" }
+            .joined(separator: "\n")
     default:
         return try live.footsteps(of: person).map { "\(dates.string(from: $0.firstVisit))\t\(dates.string(from: $0.lastVisit))\t\($0.coordinate.lat),\($0.coordinate.lon)" }
             .joined(separator: "\n")

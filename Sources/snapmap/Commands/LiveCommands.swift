@@ -78,9 +78,11 @@ let friendsCommand = Command(
 let locateCommand = Command(
     name: "locate",
     summary: "record a person's location fix (as their phone would send it)",
-    usage: "locate ID --at LAT,LON [--accuracy M] [--taken ISO8601] [--place TEXT] [--clock ISO8601|scene] [--db PATH]",
+    usage: "locate ID --at LAT,LON [--accuracy M] [--taken ISO8601] [--place TEXT] [--activity A] [--speed M/S] [--clock ISO8601|scene] [--db PATH]",
     options: [.value("at", "LAT,LON", "where, in degrees"), .value("accuracy", "M", "accuracy in metres (default 10)"),
               .value("taken", "ISO8601", "when the fix was taken (default: the clock)"), .value("place", "TEXT", "a place name"),
+              .value("activity", "A", "what the motion sensors say: " + Activity.allCases.map(\.rawValue).joined(separator: ", ")),
+              .value("speed", "M/S", "speed in metres a second (0 … 400)"),
               LiveOptions.clock, LiveOptions.database, LiveOptions.store, DataLocator.option],
     positional: "ID"
 ) { options in
@@ -89,8 +91,10 @@ let locateCommand = Command(
     let coordinate = try Coordinate(parsing: options.required("at"), field: "--at")
     let taken = try options.request.clock(scene: scene, default: now, name: "taken")
     let accuracy = try options.request.number("accuracy", in: LocationFix.accuracyRange) ?? DemoSeed.fixtureAccuracy
+    let activity = try options.value("activity").map { text throws(LiveMapError) in try Activity.parse(text, field: "--activity") }
+    let speed = try options.request.number("speed", in: LocationFix.speedRange)
     let kept = try live.updateLocation(person.id, fix: LocationFix(coordinate: coordinate, accuracyMeters: accuracy, takenAt: taken,
-                                                                   place: options.value("place")), now: now)
+                                                                   place: options.value("place"), activity: activity, speedMetersPerSecond: speed), now: now)
     return kept ? "\(person.id) is at \(coordinate)" : "ignored: \(person.id) has a newer fix"
 }
 
@@ -115,4 +119,21 @@ let sharingCommand = Command(
     }
     let ids = settings.audience.ids.map(\.rawValue).joined(separator: ",")
     return "\(person.id): ghost \(settings.ghost.name(at: now)), audience \(settings.audience.mode)\(ids.isEmpty ? "" : ":" + ids)"
+}
+
+/// `snapmap birthday ID [--set MM-DD|none]`: shows or changes the birthday a person's friends see.
+let birthdayCommand = Command(
+    name: "birthday",
+    summary: "show or change a person's birthday (month and day, seen by their friends)",
+    usage: "birthday ID [--set MM-DD|none] [--db PATH]",
+    options: [.value("set", "MM-DD|none", "the birthday, or none to clear it"), LiveOptions.clock, LiveOptions.database, LiveOptions.store,
+              DataLocator.option],
+    positional: "ID"
+) { options in
+    let (_, _, live, _) = try LiveOptions.live(options)
+    let person = try live.person(options.positional())
+    if let text = options.value("set") {
+        try live.setBirthday(person.id, text == "none" ? nil : try Birthday(parsing: text, field: "--set"))
+    }
+    return "\(person.id): birthday \(try live.birthday(of: person.id)?.description ?? "none")"
 }

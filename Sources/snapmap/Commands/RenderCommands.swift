@@ -8,9 +8,9 @@ import Raster
 let renderCommand = Command(
     name: "render",
     summary: "render a PNG frame of a viewport (default: the scene's Williamsburg viewport, 393x852 pt @3x)",
-    usage: "render [--layers base,heat,pins] [--selected ID [--at-selection]] [--viewer ID] [--clock ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
+    usage: "render [--layers base,heat,pins,footsteps] [--selected ID [--at-selection]] [--viewer ID] [--clock ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
     options: ViewportOptions.specs + PinOptions.specs + [
-        .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, heat, pins (default: base)"),
+        .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, footsteps (the viewer's own), heat, pins (default: base)"),
         .value("out", "F.png", "the PNG file to write"),
         .value("layout-out", "F.json", "also write the pin layout the frame was drawn from"),
         .flag("at-selection", "render at the selected friend's camera, with their card over the bottom (needs --selected)"),
@@ -22,12 +22,13 @@ let renderCommand = Command(
     let viewport = try options.request.viewport(scene: engine.scene)
     try engine.checkFrame(viewport)
     let layers = try options.request.layers(default: [.base])
-    let view = layers.contains(.pins) || layers.contains(.heat) ? try LiveOptions.view(options, engine: engine) : nil
+    if layers.contains(.footsteps), !layers.contains(.base) { throw UsageError(description: "--layers: footsteps is drawn over the base layer: add base") }
+    let view = !layers.isDisjoint(with: [.pins, .heat, .footsteps]) ? try LiveOptions.view(options, engine: engine, footsteps: layers.contains(.footsteps)) : nil
     let selected = try options.request.selected(among: view?.friends ?? [])
     let atSelection = options.flag("at-selection")
     if atSelection && (selected == nil || view == nil) { throw UsageError(description: "--at-selection needs --selected ID and the pins layer") }
     let frame = try engine.encodeFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: selected, atSelection: atSelection,
-                                       now: view?.now ?? engine.scene.capturedAt, viewer: view?.location)
+                                       now: view?.now ?? engine.scene.capturedAt, viewer: view?.location, places: view?.places ?? [])
     var written = ["\(out) (\(frame.width)×\(frame.height) px)"]
     if let layoutOut = try options.path("layout-out") {
         guard let layout = frame.layout else { throw UsageError(description: "--layout-out needs the pins layer (--layers ...,pins)") }

@@ -1,0 +1,63 @@
+import Foundation
+import GeoCore
+import LiveMap
+import MapEngine
+import MapScene
+
+/// A viewer's layout with Actionmoji poses against the same layout without them, in the same run: a viewer with 200
+/// friends on SQLite, read (`friendsUntil`: the rule, the poses and when they change) and laid out at the scene's
+/// viewport. In one world nobody sends an activity or sets a birthday; in the other every friend does (drivers,
+/// flyers, sleepers, birthdays, walkers, a fifth each). Rounds alternate between the worlds; the goal is within 5%.
+enum PosesBenchmark {
+    static let friends = 200
+    static let goal = 1.05
+
+    static func run() throws -> String {
+        let engine = try MapEngine(paths: DataPaths(dataDirectory: URL(fileURLWithPath: "Data")))
+        let now = ISO8601DateFormatter().date(from: "2026-11-30T06:30:00Z")!
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-bench-poses-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (plain, posed) = (try world(posed: false, now: now, directory: directory), try world(posed: true, now: now, directory: directory))
+        let viewer = try PersonID("viewer")
+        let viewport = engine.scene.viewport
+        func answer(_ live: LiveMapService) throws -> Int {
+            let seen = try live.friendsUntil(of: viewer, at: now)
+            return try engine.layout(viewport, friends: seen.friends, now: now).pins.count
+        }
+        let drawn = try (answer(plain), answer(posed))
+        var poses = Set(try posed.friendsUntil(of: viewer, at: now).friends.map(\.pose))
+        poses.remove(.standing)
+        guard drawn.0 == friends, drawn.1 == friends, poses.count == 4 else {
+            throw LiveMapError.unavailable(message: "the worlds differ: \(drawn) pins, poses \(poses)")
+        }
+        var best = (plain: Double.infinity, posed: Double.infinity)
+        for _ in 0..<15 {
+            best.plain = min(best.plain, try BenchmarkClock.bestWallAndThreadCPU(of: 3) { _ = try answer(plain) }.cpu)
+            best.posed = min(best.posed, try BenchmarkClock.bestWallAndThreadCPU(of: 3) { _ = try answer(posed) }.cpu)
+        }
+        let ratio = best.posed / best.plain
+        return "poses: a viewer's \(friends)-friend layout with poses \(BenchmarkClock.format(best.posed * 1000)) ms CPU, without "
+            + "\(BenchmarkClock.format(best.plain * 1000)) ms (same run): \(BenchmarkClock.format(ratio))× (goal ≤ \(goal))"
+    }
+
+    /// The viewer and their friends, each with a fix in the viewport; with `posed`, each friend's activity, speed or birthday.
+    static func world(posed: Bool, now: Date, directory: URL) throws -> LiveMapService {
+        let live = LiveMapService(store: try SQLiteLiveStore(path: directory.appendingPathComponent(posed ? "posed.db" : "plain.db").path, synchronous: false))
+        let viewer = try live.addPerson(id: "viewer", name: "The Viewer").id
+        var random = SplitMix64(seed: 29)
+        for index in 0..<friends {
+            let id = try live.addPerson(id: "f\(index)", name: "Friend \(index)").id
+            _ = try live.requestFriend(viewer, id.rawValue)
+            _ = try live.requestFriend(id, viewer.rawValue)
+            try live.setSharing(id, ghost: "off", audience: nil, now: now)
+            let kind = index % 5
+            let motion: (Activity?, Double?, TimeInterval) = posed
+                ? [(.automotive, 12, 30), (.flying, 240, 60), (.still, 0, 3 * 3600), (nil, nil, 600), (.walking, 1.4, 90)][kind] : (nil, nil, [30, 60, 3 * 3600, 600, 90][kind])
+            let fix = try LocationFix(lat: Double.random(in: 40.700...40.728, using: &random), lon: Double.random(in: -73.972 ... -73.930, using: &random),
+                                      accuracyMeters: 10, takenAt: now.addingTimeInterval(-motion.2), activity: motion.0, speedMetersPerSecond: motion.1)
+            try live.updateLocation(id, fix: fix, now: now)
+            if posed && kind == 3 { try live.setBirthday(id, try Birthday(month: 11, day: 30)) }
+        }
+        return live
+    }
+}
