@@ -3,6 +3,8 @@ import Foundation
 /// What one replica tells the others: a change that can alter what someone sees, or a public Snap.
 public enum LiveBusMessage: Hashable, Sendable {
     case change(LiveChange)
+    /// A person's fix was kept: a `.person` change that carries the fix, so a view applies it without reading the store.
+    case fix(PersonID, LocationFix)
     case snap(PublicSnap)
     /// An order was placed or moved: its customer's streams are told of it as it now is.
     case order(OrderNotice)
@@ -39,6 +41,7 @@ extension LiveMapService {
             view?.hear(message)
             switch message {
             case .change(let change): observers.send(change)
+            case .fix(let id, _): observers.send(.person(id))
             case .snap(let snap): snapObservers.send(snap)
             case .order(let notice): orderObservers.send(notice)
             case .resync: resyncObservers.send(())

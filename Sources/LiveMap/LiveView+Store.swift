@@ -54,9 +54,18 @@ extension LiveView: LiveStore {
         try store.setSharing(settings, of: id)
     }
 
+    /// A kept fix is applied as the store keeps it, without reading it back; a failed write (which may have been
+    /// applied) re-reads the person.
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        defer { refresh(.person(id)) }
-        return try store.recordFix(fix, of: id)
+        let kept: Bool
+        do {
+            kept = try store.recordFix(fix, of: id)
+        } catch {
+            refresh(.person(id))
+            throw error
+        }
+        if kept { refresh(id, keeping: fix.asStored) }
+        return kept
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {
@@ -66,7 +75,11 @@ extension LiveView: LiveStore {
 
     public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         store.recordFix(fix, of: id) { [weak self] result in
-            if case .success(true) = result { self?.refresh(.person(id)) }
+            switch result {
+            case .success(true): self?.refresh(id, keeping: fix.asStored)
+            case .success(false): break
+            case .failure: self?.refresh(.person(id))
+            }
             completion(result)
         }
     }

@@ -159,6 +159,7 @@ public final class LiveView: @unchecked Sendable {
     public func hear(_ message: LiveBusMessage) {
         switch message {
         case .change(let change): refresh(change)
+        case .fix(let id, let fix): refresh(id, keeping: fix)
         case .resync: loadInBackground()
         case .snap, .order: break
         }
@@ -166,12 +167,18 @@ public final class LiveView: @unchecked Sendable {
 
     /// Re-reads from the store what `change` touched.
     func refresh(_ change: LiveChange) {
+        refresh(change) { apply(change) }
+    }
+
+    /// Applies `change` by `body` under `refreshLock`, and moves the stamps of those it reached.
+    func refresh(_ change: LiveChange, applying body: () -> Void) {
         refreshLock.lock()
         defer { refreshLock.unlock() }
         // Who the change may reach is known before it is applied; stamps move after, for those it reached.
         let reached = reached(by: change)
+        // A load re-reads from the store each change heard meanwhile (the store has it by then).
         if loading { appliedWhileLoading.append(change) }
-        apply(change)
+        body()
         stamps.touch(viewersToTell(change, reached: reached, at: clock()))
     }
 
@@ -189,24 +196,6 @@ public final class LiveView: @unchecked Sendable {
             // What could not be re-read cannot be vouched for: answer from the store until a full load succeeds.
             loadInBackground()
             stamps.touchAll()
-        }
-    }
-
-    private func refreshPerson(_ id: PersonID) throws {
-        guard let person = try store.person(id), let settings = try store.sharing(of: id) else {
-            return stateLock.write { Self.remove(id, from: &state) }
-        }
-        let fix = try store.fix(of: id)
-        let birthday = try store.birthday(of: id)
-        stateLock.write {
-            if let slot = state.slots[id] {
-                state.people[Int(slot)] = person
-                state.settings[Int(slot)] = settings
-                state.fixes[Int(slot)] = fix
-                state.birthdays[Int(slot)] = Self.packed(birthday)
-            } else {
-                _ = Self.add(person, settings: settings, fix: fix, birthday: birthday, to: &state)
-            }
         }
     }
 

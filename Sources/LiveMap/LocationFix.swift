@@ -37,6 +37,22 @@ public struct LocationFix: Hashable, Sendable {
         self.speedMetersPerSecond = speedMetersPerSecond
     }
 
+    private init(keeping fix: LocationFix, takenAt: Date) {
+        coordinate = fix.coordinate
+        accuracyMeters = fix.accuracyMeters
+        self.takenAt = takenAt
+        place = fix.place
+        activity = fix.activity
+        speedMetersPerSecond = fix.speedMetersPerSecond
+    }
+
+    /// This fix as every store keeps it and reads it back: its time to the millisecond, all else as it is.
+    public var asStored: LocationFix { LocationFix(keeping: self, takenAt: Self.date(Self.milliseconds(takenAt))) }
+
+    /// The stores' and the bus's millisecond of an instant, and back.
+    public static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
+    public static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
     /// Builds a fix from raw numbers, naming `lat`, `lon`, `accuracyMeters` or `speedMetersPerSecond` when one is wrong.
     public init(lat: Double, lon: Double, accuracyMeters: Double, takenAt: Date, place: String? = nil,
                 activity: Activity? = nil, speedMetersPerSecond: Double? = nil) throws(LiveMapError) {

@@ -11,10 +11,11 @@ extension SQLiteLiveStore {
     }
 
     /// Keeps a fix row when newer, logging the move.
-    func recordFix(_ row: [SQLiteDatabase.Value], of id: PersonID, _ database: SQLiteDatabase) throws -> Bool {
+    func recordFix(_ fix: LocationFix, of id: PersonID, _ database: SQLiteDatabase) throws -> Bool {
+        let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
         let kept = try database.change(SQLiteSchema.updateFix, row) == 1
         if kept {
-            try log(database, .change(.person(id)))
+            try log(database, .fix(id, fix.asStored))
             try keepFootstep(row, of: id, database)
         }
         return kept

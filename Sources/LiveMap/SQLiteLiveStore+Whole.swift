@@ -12,6 +12,8 @@ public protocol WholeStoreReading: LiveStore {
     func readLiveShares(_ share: (LiveShare) throws -> Void) throws
     /// Calls `birthday` for everyone who set one.
     func readBirthdays(_ birthday: (PersonID, Birthday) throws -> Void) throws
+    /// One person with their settings, fix and birthday, in one read (one round trip); nil when there is no such person.
+    func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?, Birthday?)?
 }
 
 extension SQLiteLiveStore: WholeStoreReading {
@@ -49,5 +51,11 @@ extension SQLiteLiveStore: WholeStoreReading {
             guard let blocker = ids[row[0].integer ?? -1], let blocked = ids[row[1].integer ?? -1] else { continue }
             try block(blocker, blocked)
         }
+    }
+
+    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?, Birthday?)? {
+        let row = try read { try $0.query("SELECT \(SQLiteSchema.personColumns), p.ghost, p.ghost_hours, p.ghost_until_ms, p.audience, p.audience_ids, "
+                                          + "\(SQLiteSchema.fixColumns), p.birth_month, p.birth_day FROM people p WHERE p.id = ?", [.text(id.rawValue)]).first }
+        return row.map { (SQLiteSchema.person($0), SQLiteSchema.settings($0, from: 4), SQLiteSchema.fix($0, from: 9), SQLiteSchema.birthday($0, from: 16)) }
     }
 }

@@ -199,13 +199,11 @@ public final class SQLiteLiveStore: LiveStore {
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
-        return try write { database in try self.recordFix(row, of: id, database) }
+        try write { database in try self.recordFix(fix, of: id, database) }
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
-        let row = SQLiteSchema.values(fix) + [.text(id.rawValue)]
-        writer.submit({ database in try self.recordFix(row, of: id, database) }, completion: completion)
+        writer.submit({ database in try self.recordFix(fix, of: id, database) }, completion: completion)
     }
 
     public func addSnaps(_ snaps: [PublicSnap]) throws {

@@ -23,9 +23,9 @@ extension MapAPI {
             }
         }
         let (friends, until) = try live.friendsUntil(of: me, at: clockNow)
-        let keep: @Sendable ([UInt8]) -> Void = { [layoutAnswers, live] body in
+        let keep: @Sendable ([UInt8], String) -> Void = { [layoutAnswers, live] body, tag in
             guard let stamp else { return }
-            layoutAnswers?.keep(LayoutAnswers.Answer(body: body, tag: EntityTag.of(bytes: body), stamp: stamp, until: until), for: key,
+            layoutAnswers?.keep(LayoutAnswers.Answer(body: body, tag: tag, stamp: stamp, until: until), for: key,
                                 stampNow: { live.answerStamp(of: me) })
         }
         let now = Date(timeIntervalSince1970: (clockNow.timeIntervalSince1970 / 60).rounded(.down) * 60)
@@ -80,7 +80,7 @@ extension MapAPI {
 
     /// The selected frame (or its layout, with the card): at the friend's selection camera, the card over the bottom.
     private func selectedFrame(_ me: PersonID, _ request: HTTPRequest, viewport: Viewport, friends: [Friend], selected: String, now: Date,
-                               answer: String, keep: ([UInt8]) -> Void) throws -> HTTPResponse {
+                               answer: String, keep: ([UInt8], String) -> Void) throws -> HTTPResponse {
         let viewer = try live.ownFix(of: me, at: now)?.coordinate
         let (framed, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         guard answer == "frame.png" else { return try layoutJSON(request, layout, keep: keep) }
@@ -113,11 +113,14 @@ extension MapAPI {
         return try live.footsteps(of: me).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
     }
 
-    /// A layout answer, tagged with the hash of its bytes, handed to `keep` before it is answered.
-    private func layoutJSON(_ request: HTTPRequest, _ layout: PinLayoutResult, keep: ([UInt8]) -> Void) throws -> HTTPResponse {
+    /// A layout answer, tagged with the hash of its bytes (hashed once), handed to `keep` with its tag before it is answered.
+    private func layoutJSON(_ request: HTTPRequest, _ layout: PinLayoutResult, keep: ([UInt8], String) -> Void) throws -> HTTPResponse {
         let body = try Self.jsonBytes(layout)
-        keep(body)
-        return tagged(request, json: body, cacheControl: "private, no-cache")
+        let tag = EntityTag.of(bytes: body)
+        keep(body, tag)
+        return conditional(request, tag: tag, cacheControl: "private, no-cache") {
+            HTTPResponse(status: 200, contentType: "application/json", body: body)
+        }
     }
 
     /// A JSON answer whose ETag is the hash of its bytes.

@@ -122,12 +122,14 @@ enum RedisKeys {
         if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'birthday') else redis.call('HSET', KEYS[1], 'birthday', ARGV[1]) end
         return 1
         """
-    /// Keeps a fix (`values`) only when newer than the stored one: 1 kept. Nothing expires by Redis's clock: the
-    /// service refuses fixes outside the rule's window, and the rule hides old ones, as on SQLite.
+    /// Keeps a fix (`values`) in KEYS[1] only when newer than the stored one: 0 not kept, 1 kept, 2 kept by a person
+    /// (KEYS[2], when given) who keeps Footsteps, so a move of anyone else needs no other round. Nothing expires by
+    /// Redis's clock: the service refuses fixes outside the rule's window, and the rule hides old ones, as on SQLite.
     static let recordFixScript = """
         local stored = redis.call('HGET', KEYS[1], 'taken_ms')
         if stored and tonumber(stored) >= tonumber(ARGV[8]) then return 0 end
         redis.call('HSET', KEYS[1], unpack(ARGV, 1, 14))
+        if KEYS[2] and redis.call('HGET', KEYS[2], 'footsteps') == '1' then return 2 end
         return 1
         """
 }

@@ -52,6 +52,13 @@ extension RedisLiveStore: WholeStoreReading {
         }
     }
 
+    public func readPerson(_ id: PersonID) throws -> (Person, SharingSettings, LocationFix?, Birthday?)? {
+        let replies = try read([["HMGET", RedisKeys.person(id)] + RedisKeys.settingFields + ["birthday"], ["HMGET", RedisKeys.fix(id)] + RedisKeys.fixFields])
+        let fields = replies[0].elements
+        return RedisKeys.person(id, fields.prefix(RedisKeys.settingFields.count).map(Self.emptyAsNull))
+            .map { ($0.0, $0.1, RedisKeys.fix(replies[1].elements), RedisKeys.birthday(fields.last?.text)) }
+    }
+
     /// Calls `body` with the ids of the people index, a page at a time, in order.
     private func forEachPage(_ body: ([PersonID]) throws -> Void) throws {
         var after: String?

@@ -166,9 +166,10 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
-        let kept = try write([["EVAL", RedisKeys.recordFixScript, "1", RedisKeys.fix(id)] + RedisKeys.values(fix)], announcing: [.change(.person(id))])[0].integer == 1
-        if kept { try keepFootstep(fix, of: id) }
-        return kept
+        let answer = try write([["EVAL", RedisKeys.recordFixScript, "2", RedisKeys.fix(id), RedisKeys.person(id)] + RedisKeys.values(fix)],
+                               announcing: [.fix(id, fix.asStored)])[0].integer ?? 0
+        if answer == 2 { try keepFootstep(fix, of: id) }
+        return answer >= 1
     }
 
     public func fix(of id: PersonID) throws -> LocationFix? {

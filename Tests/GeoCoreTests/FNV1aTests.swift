@@ -18,4 +18,19 @@ struct FNV1aTests {
         bits.add(bitsOf: 1.5)
         #expect(bits.value == FNV1a.hash(withUnsafeBytes(of: (1.5).bitPattern.littleEndian) { Array($0) }))
     }
+
+    /// Contiguous bytes (hashed in one loop) and bytes that are not (stepped one at a time) hash alike, against the
+    /// formula written out here.
+    @Test func contiguousAndSteppedBytesHashAlike() {
+        let bytes = (0..<4_099).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 3) }
+        let formula = bytes.reduce(FNV1a.offsetBasis) { ($0 ^ UInt64($1)) &* FNV1a.prime }
+        #expect(FNV1a.hash(bytes) == formula)
+        #expect(FNV1a.hash(bytes[7...]) == bytes[7...].reduce(FNV1a.offsetBasis) { ($0 ^ UInt64($1)) &* FNV1a.prime })
+        #expect(FNV1a.hash(bytes.lazy.map { $0 }) == formula, "a lazy sequence has no contiguous storage")
+        #expect(bytes.lazy.map { $0 }.withContiguousStorageIfAvailable { _ in () } == nil)
+        var pieces = FNV1a()
+        pieces.add(bytes[..<1_000])
+        pieces.add(bytes[1_000...].lazy.map { $0 })
+        #expect(pieces.value == formula)
+    }
 }
