@@ -157,9 +157,14 @@ public protocol LiveStore: AnyObject, Sendable {
 
     /// Whether the store can serve now (a cheap check: a server's readiness probe asks it).
     func health() -> StoreHealth
+    /// Runs `body`, whose store calls may then wait a short while only (a networked store's calls fail sooner).
+    func hurried<T>(_ body: () throws -> T) rethrows -> T
 }
 
 extension LiveStore {
+    /// Stores whose calls never wait on a network run `body` as it is.
+    public func hurried<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
     /// Stores without an asynchronous path write synchronously and complete at once.
     public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         completion(Result { try addSnaps([snap]) })

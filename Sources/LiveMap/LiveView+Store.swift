@@ -116,6 +116,7 @@ extension LiveView: LiveStore {
     public func snaps(since: Date) throws -> [PublicSnap] { try store.snaps(since: since) }
     public func pruneSnaps(before: Date) throws -> Int { try store.pruneSnaps(before: before) }
     public func health() -> StoreHealth { store.health() }
+    public func hurried<T>(_ body: () throws -> T) rethrows -> T { try store.hurried(body) }
 
     public func candidates(of viewer: PersonID) throws -> [Candidate] {
         guard isCurrent else { return try store.candidates(of: viewer) }

@@ -16,20 +16,31 @@ extension EventHub {
     /// sends the keep-alive that finds departed clients.
     func sweep(viewers: [PersonID]) {
         let now = clock()
-        for viewer in viewers {
-            guard let ids = byViewer[viewer] else { continue }
-            for id in ids { checkToken(id) }
-            guard let candidates = try? live.store.candidates(of: viewer) else { continue }
-            let current = Dictionary(uniqueKeysWithValues: candidates.compactMap { LiveMapService.visible($0, at: now) }.map { ($0.person.id, $0) })
-            schedule(viewer, candidates, now: now)
-            for id in byViewer[viewer] ?? [] {
-                guard let subscriber = subscribers[id] else { continue }
-                watch(id, Set(candidates.map(\.person.id)))
-                for person in Set(current.keys).union(subscriber.known.keys).sorted() { update(id, person, current[person]) }
-                if subscribers[id]?.stream.send(": keep-alive\n\n") == false { drop(id) }
-            }
+        checkTokens(viewers.flatMap { byViewer[$0] ?? [] }.sorted())
+        for viewer in viewers where byViewer[viewer] != nil {
+            guard reread(viewer, now: now) else { continue }
+            for id in byViewer[viewer] ?? [] where subscribers[id]?.stream.send(": keep-alive\n\n") == false { drop(id) }
         }
         rearm()
+    }
+
+    /// Reads everyone `viewer` asked and tells their streams what changed; false (the streams as they were, the read
+    /// to be tried again) when the store did not answer.
+    @discardableResult
+    func reread(_ viewer: PersonID, now: Date) -> Bool {
+        guard case .success(let candidates) = read({ try live.store.candidates(of: viewer) }) else {
+            unanswered(viewer)
+            return false
+        }
+        failing[viewer] = nil
+        let current = Dictionary(uniqueKeysWithValues: candidates.compactMap { LiveMapService.visible($0, at: now) }.map { ($0.person.id, $0) })
+        schedule(viewer, candidates, now: now)
+        for id in byViewer[viewer] ?? [] {
+            guard let subscriber = subscribers[id] else { continue }
+            watch(id, Set(candidates.map(\.person.id)))
+            for person in Set(current.keys).union(subscriber.known.keys).sorted() { update(id, person, current[person]) }
+        }
+        return true
     }
 
     /// Re-evaluates the pairs whose instant has come.
@@ -55,9 +66,14 @@ extension EventHub {
         }
     }
 
+    /// Reads what `viewer` sees of `person` and tells their streams; a read the store did not answer changes nothing
+    /// and is tried again.
     func reevaluate(viewer: PersonID, person: PersonID, now: Date) {
         guard byViewer[viewer] != nil else { return }
-        settle(viewer: viewer, person: person, try? live.store.candidate(viewer: viewer, person: person), now: now)
+        switch read({ try live.store.candidate(viewer: viewer, person: person) }) {
+        case .success(let candidate): settle(viewer: viewer, person: person, candidate, now: now)
+        case .failure: unanswered(viewer, person: person)
+        }
     }
 
     /// Tells the viewer's streams what `candidate` (nil: nobody) shows of `person` now, and when that next changes.
@@ -68,21 +84,10 @@ extension EventHub {
         for id in ids { update(id, person, seen) }
     }
 
-    /// Ends a stream whose token no longer signs its viewer in. A check the store cannot answer is tried again
-    /// every `recheckDelay`, and after `rechecks` failures the stream ends too (fails closed within about a second).
-    func checkToken(_ id: Int, attempt: Int = 0) {
-        guard let subscriber = subscribers[id] else { return }
-        switch Result(catching: { try live.signsIn(tokenHash: subscriber.tokenHash, subscriber.viewer) }) {
-        case .success(true): return
-        case .failure where attempt < Self.rechecks:
-            queue.asyncAfter(deadline: .now() + Self.recheckDelay) { self.checkToken(id, attempt: attempt + 1) }
-        default: end(id)
-        }
-    }
-
     /// Re-reads whom a viewer asked (their friendships changed), for the viewer's open streams.
     func refreshCandidates(_ viewer: PersonID) {
-        guard let ids = byViewer[viewer], let candidates = try? live.store.candidates(of: viewer) else { return }
+        guard let ids = byViewer[viewer] else { return }
+        guard case .success(let candidates) = read({ try live.store.candidates(of: viewer) }) else { return unanswered(viewer) }
         for id in ids { watch(id, Set(candidates.map(\.person.id))) }
     }
 

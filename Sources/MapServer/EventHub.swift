@@ -17,6 +17,9 @@ public final class EventHub: @unchecked Sendable {
     /// A token check the store could not answer is tried again this often, this many times, before the stream ends.
     static let recheckDelay = 0.1
     static let rechecks = 8
+    /// Viewers whose reads the store did not answer, to try again (`EventHub+Unanswered`).
+    var failing: [PersonID: Unanswered] = [:]
+    var retryArmed = false
 
     struct Subscriber {
         let viewer: PersonID
@@ -108,12 +111,14 @@ public final class EventHub: @unchecked Sendable {
     /// listing the friends they see now; a token revoked meanwhile ends it instead.
     func subscribe(_ viewer: PersonID, tokenHash: String, stream: HTTPStream) {
         queue.async {
-            guard (try? self.live.signsIn(tokenHash: tokenHash, viewer)) == true else {
+            // A token the store cannot vouch for, or friends it cannot read, end the stream: never a `ready` of
+            // nobody (the client tries again, and gets one once the store answers).
+            guard case .success(true) = self.read({ try self.live.signsIn(tokenHash: tokenHash, viewer) }),
+                  case .success(let candidates) = self.read({ try self.live.store.candidates(of: viewer) }) else {
                 self.release(viewer)
                 return stream.end()
             }
             let now = self.clock()
-            let candidates = (try? self.live.store.candidates(of: viewer)) ?? []
             let friends = candidates.compactMap { LiveMapService.visible($0, at: now) }
             let id = self.nextID
             self.nextID += 1
@@ -142,7 +147,7 @@ public final class EventHub: @unchecked Sendable {
         case .person(let person):
             guard let ids = watchers[person] else { return }
             let viewers = Set(ids.compactMap { subscribers[$0]?.viewer })
-            guard let seenBy = try? live.store.viewers(of: person) else {
+            guard case .success(let seenBy) = read({ try live.store.viewers(of: person) }) else {
                 for viewer in viewers { reevaluate(viewer: viewer, person: person, now: now) }
                 return rearm()
             }
@@ -154,7 +159,7 @@ public final class EventHub: @unchecked Sendable {
             reevaluate(viewer: first, person: second, now: now)
             reevaluate(viewer: second, person: first, now: now)
         case .sessions(let person):
-            for id in byViewer[person] ?? [] { checkToken(id) }
+            checkTokens((byViewer[person] ?? []).sorted())
         case .removed(let person):
             payloadTexts[person] = nil
             for id in byViewer[person] ?? [] { end(id) }

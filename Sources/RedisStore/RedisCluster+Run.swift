@@ -20,6 +20,7 @@ extension RedisCluster {
         // A command is sent again only when it was not applied (a redirect, TRYAGAIN, READONLY, a connection that did
         // not open); a write whose outcome is unknown (no replica confirmed it within `replicaWait`, or the
         // connection broke after it was sent) throws, and so does a cluster that says it is down or loading.
+        let budget = min(budget, Self.hurry.get() ?? budget)
         let deadline = Date().addingTimeInterval(budget)
         var replies = [RedisReply?](repeating: nil, count: commands.count)
         var pending = Array(commands.indices)

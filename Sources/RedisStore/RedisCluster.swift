@@ -11,6 +11,8 @@ public final class RedisCluster: @unchecked Sendable {
     public static let budget = 2.0
     /// How long a write waits for a replica to confirm it (`WAIT`'s timeout).
     public static let replicaWait = 1.0
+    /// A shorter budget for the calls made inside `hurry.withValue` (nil: each call's own).
+    static let hurry = TaskLocal<Double?>(wrappedValue: nil)
     /// How long a connection may take to open, and a reply to come (a node that takes longer is skipped a while).
     static let connectTimeout = 0.5
     static let replyTimeout = 1.0

@@ -14,11 +14,24 @@ public final class RedisLiveStore: LiveStore {
     let cluster: RedisCluster
     /// The server's clock, which the time left before a key expires is measured from.
     let clock: @Sendable () -> Date
+    private let readiness: RedisReadiness
 
     public init(cluster: RedisCluster, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.cluster = cluster
         self.clock = clock
+        readiness = RedisReadiness(cluster: cluster)
     }
+
+    /// Ready when every slot's master answers within a quarter of a second (the answer kept a second).
+    public func health() -> StoreHealth { readiness.health() }
+
+    /// `body` with every cluster call given `hurriedBudget` at most (on this thread).
+    public func hurried<T>(_ body: () throws -> T) rethrows -> T {
+        try RedisCluster.hurry.withValue(Self.hurriedBudget) { try body() }
+    }
+
+    /// The budget of a hurried call: what the event hub's reads may take.
+    public static let hurriedBudget = 0.5
 
     /// Connects to the cluster at `redis://host:port[,host:port…]`.
     public convenience init(url: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {

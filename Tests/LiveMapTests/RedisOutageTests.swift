@@ -63,6 +63,7 @@ extension RedisFaultTests {
         let ids = ["jordan", "maya", "noah", "theo", "leo", "priya"]
         let tokens = try ids.map { try server.operate("users", "token", $0) }
         let answers = AnswerLog()
+        let health = HealthProbes(server: server)
         let times = try await withThrowingTaskGroup(of: (Date, Date)?.self) { group in
             for (person, token) in tokens.enumerated() {
                 group.addTask {
@@ -93,8 +94,20 @@ extension RedisFaultTests {
             return result
         }
         let (down, up) = try #require(times, "every person's updates were acknowledged before the outage")
+        let readyAgain = health.waitForReady(seconds: 5)
+        let probes = health.stop()
         let log = answers.all
         let context = "seed \(FaultPlan.seed), every node down for \(up.timeIntervalSince(down)) s"
+        // Readiness asks every master (a quarter of a second at most) and keeps its answer a second.
+        let restarted = down.addingTimeInterval(FaultPlan.outageSeconds)
+        let unready = probes.filter { $0.ready.status == 503 && $0.started > down && $0.started < restarted }
+        #expect(!unready.isEmpty, "\(context): readiness is 503 while every node is down: \(probes.filter { $0.started > down && $0.started < restarted }.map(\.ready).prefix(4))")
+        let saidOk = probes.filter { $0.ready.status == 200 && $0.started > down.addingTimeInterval(RedisFaultTests.readinessLag) && $0.started < restarted }
+        #expect(saidOk.isEmpty, "\(context): readiness says ok with every node down (past \(RedisFaultTests.readinessLag) s): \(saidOk.prefix(3).map(\.ready))")
+        #expect(readyAgain, "\(context): readiness is 200 again once the cluster is whole")
+        #expect(probes.allSatisfy { $0.live.status == 200 }, "\(context): liveness is about the process: \(probes.filter { $0.live.status != 200 }.prefix(3).map(\.live))")
+        let slowestProbe = probes.map(\.ready.seconds).max() ?? 0
+        #expect(slowestProbe <= 1.0, "\(context): a readiness answer takes under a second: the slowest took \(slowestProbe) s")
         let unanswered = log.filter { $0.error != nil }
         #expect(unanswered.isEmpty, "\(context): every request is answered: \(unanswered.count) of \(log.count) were not, \(unanswered.prefix(2))")
         let slowest = log.map(\.seconds).max() ?? 0
@@ -117,6 +130,7 @@ extension RedisFaultTests {
         let back = log.filter { $0.status == 204 && $0.started > up }.map { $0.started.timeIntervalSince(up) + $0.seconds }.min() ?? .infinity
         FaultPlan.report("every node down for \(Self.seconds(up.timeIntervalSince(down)))",
                          "\(log.filter { $0.status == 503 }.count) of \(log.count) answers 503 with Retry-After, none unanswered, slowest \(Self.seconds(slowest)), "
+                         + "readiness 503 from \(Self.seconds(unready.map { $0.started.timeIntervalSince(down) }.min() ?? .infinity)) after the kill (slowest probe \(Self.seconds(slowestProbe))), "
                          + "acknowledged again \(Self.seconds(back)) after the cluster was whole, the bus \(Self.seconds(healed ?? .infinity)) after")
     }
 }
@@ -147,5 +161,55 @@ final class AnswerLog: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return condition(all)
+    }
+}
+
+extension RedisFaultTests {
+    /// How long after a fault readiness may still say ok: its kept answer (1 s), a probe (0.25 s) and slack.
+    static let readinessLag = 2.0
+}
+
+/// `/healthz/ready` and `/healthz/live` asked every quarter of a second by curl, on a thread of its own.
+final class HealthProbes: @unchecked Sendable {
+    struct Probe {
+        let started: Date
+        let ready: TimedRequest
+        let live: TimedRequest
+    }
+
+    private let lock = NSLock()
+    private var probes: [Probe] = []
+    private var stopped = false
+    private var finished = false
+
+    init(server: ServerFixture) {
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ !stopped }) {
+                let started = Date()
+                if let ready = try? TimedRequest.send("GET", server.base.appendingPathComponent("healthz/ready"), token: "", limit: 5),
+                   let live = try? TimedRequest.send("GET", server.base.appendingPathComponent("healthz/live"), token: "", limit: 5) {
+                    lock.withLock { probes.append(Probe(started: started, ready: ready, live: live)) }
+                }
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+            lock.withLock { finished = true }
+        }
+    }
+
+    /// Polls until a readiness probe started from now on answers 200; whether one did within `seconds`.
+    func waitForReady(seconds: Double) -> Bool {
+        let from = Date()
+        while Date().timeIntervalSince(from) < seconds {
+            if lock.withLock({ probes.contains { $0.started >= from && $0.ready.status == 200 } }) { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Stops probing; every probe made.
+    func stop() -> [Probe] {
+        lock.withLock { stopped = true }
+        while !lock.withLock({ finished }) { usleep(10_000) }
+        return lock.withLock { probes }
     }
 }
