@@ -32,8 +32,9 @@ public final class BaseMapRenderer: Sendable {
     /// neighbouring tiles complete each other's names).
     /// A frame's place names are left to the caller (`placeNames(for:)`), who draws them clear of its pins;
     /// street names keep clear of them either way. `visited` pieces of street are tinted with the style's Footsteps
-    /// colour over the street fills, under every name and mark.
-    public func draw(into canvas: Canvas, view: MapView, frame: MapView? = nil, visited: [StreetPiece] = []) {
+    /// colour over the street fills, under every name and mark. In a frame, street names and station marks keep clear of
+    /// `reserved` (boxes in the frame's pixels: the credit's plate, the bottom inset).
+    public func draw(into canvas: Canvas, view: MapView, frame: MapView? = nil, visited: [StreetPiece] = [], reserved: [Rect] = []) {
         let generalizer = Generalizer(view: view, tolerancePixels: style.tolerance, minAreaPixels: style.minArea)
         let widest = StreetClass.allCases.map { style.street($0).width.value(at: view.zoom) }.max() ?? 0
         let bufferMetres = ((widest + style.casingWidth.value(at: view.zoom)) * view.scale / 2 + Self.bufferPixels) / view.pixelsPerMetre
@@ -65,28 +66,36 @@ public final class BaseMapRenderer: Sendable {
             canvas.stroke(groups: groups, paint: .solid(color))
         }
         if let tint = style.footsteps, !visited.isEmpty { drawVisited(visited, view: view, tint: tint, into: canvas) }
-        let labelArea = frame.map { frame in
-            let k = view.pixelsPerMetre
-            return Rect(x: (frame.origin.x - view.origin.x) * k, y: (view.origin.y - frame.origin.y) * k,
-                        width: Double(frame.width), height: Double(frame.height))
+        let names = nameSpace(view: view, frame: frame, reserved: reserved)
+        names.marks?.draw(into: canvas)
+        if let places = style.places, frame == nil {
+            PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: nil).draw(names.places, into: canvas, avoiding: [])
         }
-        var placeBoxes: [Rect] = []
-        if let places = style.places {
-            let marks = StationMarks(store: store, look: places.stationMark, view: view)
-            marks.draw(into: canvas)
-            placeBoxes = marks.boxes()
-        }
+        names.streets?.draw(into: canvas)
+    }
+
+    /// A view's station marks, place names (a frame's only when street names keep clear of them: the caller draws
+    /// them) and street names (nil below their zoom), the street names clear of the marks, the place names and, in a
+    /// frame, of `reserved` (in the frame's pixels), which the marks keep clear of too.
+    private func nameSpace(view: MapView, frame: MapView?, reserved: [Rect]) -> (marks: StationMarks?, places: [PlaceName], streets: StreetLabeler?) {
+        let k = view.pixelsPerMetre
+        // A band of a frame lies some rows down it: the frame's boxes move up by as many.
+        let shift = frame.map { Point(($0.origin.x - view.origin.x) * k, (view.origin.y - $0.origin.y) * k) } ?? Point(0, 0)
+        let labelArea = frame.map { Rect(x: shift.x, y: shift.y, width: Double($0.width), height: Double($0.height)) }
+        let kept = frame == nil ? [] : reserved.map { Rect(x: $0.x + shift.x, y: $0.y + shift.y, width: $0.width, height: $0.height) }
+        let marks = style.places.map { StationMarks(store: store, look: $0.stationMark, view: view, reserved: kept) }
         let streetNames = view.zoom >= style.labels.minZoom
-        // A frame's names are drawn by the caller; here they only keep street names clear, when there are any.
-        if let places = style.places, frame == nil || streetNames {
-            let labeler = PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: labelArea)
-            let placed = labeler.place()
-            if frame == nil { labeler.draw(placed, into: canvas, avoiding: []) }
-            placeBoxes += placed.map { $0.box.outset(by: places.padding * view.scale) }
-        }
-        if streetNames {
-            StreetLabeler(store: store, style: style, font: labelFont, view: view, obstacles: placeBoxes, labelArea: labelArea).draw(into: canvas)
-        }
+        guard let places = style.places, frame == nil || streetNames else { return (marks, [], nil) }
+        let placed = PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: labelArea).place()
+        guard streetNames else { return (marks, placed, nil) }
+        let obstacles = (marks?.boxes() ?? []) + placed.map { $0.box.outset(by: places.padding * view.scale) } + kept
+        return (marks, placed, StreetLabeler(store: store, style: style, font: labelFont, view: view, obstacles: obstacles, labelArea: labelArea))
+    }
+
+    /// The boxes of the station marks and street names a frame draws clear of `reserved`, in its pixels.
+    func markAndStreetNameBoxes(frame: MapView, reserved: [Rect]) -> (marks: [Rect], streets: [Rect]) {
+        let names = nameSpace(view: frame, frame: frame, reserved: reserved)
+        return (names.marks?.boxes() ?? [], names.streets?.labels().map(\.label.box) ?? [])
     }
 
     /// The place names of a frame, in its pixels, for `drawPlaceNames`.

@@ -3,16 +3,19 @@ import GeoCore
 import Raster
 
 /// Subway stations' marks: a ringed dot at each station from the mark's zoom, drawn with the base layers (under
-/// the glow and the names), the same in every tile and frame that shows the station.
+/// the glow and the names), the same in every tile and frame that shows the station; in a frame, none meets a reserved
+/// box (the credit's plate, the bottom inset), so its station's name, whose every spot holds the mark, stays out too.
 struct StationMarks {
     let store: BaseMapStore
     let look: MapStyle.StationMark
     let view: MapView
+    /// Boxes no mark meets, in view pixels.
+    var reserved: [Rect] = []
 
     /// The mark's outer radius in view pixels, its ring included.
     var radius: Double { (look.radius.value(at: view.zoom) + look.ringWidth / 2) * view.scale }
 
-    /// The centres of the marks that touch the view, in view pixels (none below the mark's zoom).
+    /// The centres of the marks that touch the view and meet no reserved box, in view pixels (none below the mark's zoom).
     func centres() -> [Point] {
         guard view.zoom >= look.minZoom else { return [] }
         let k = view.pixelsPerMetre
@@ -21,13 +24,15 @@ struct StationMarks {
         return BaseMapStore.features(of: table, grid: store.placeGrid, in: area).filter { table.classes[$0] == PlaceKind.station.rawValue }.map { index in
             let first = table.points(ofPart: table.parts(of: index).lowerBound).lowerBound
             return Point((table.xs[first] - view.origin.x) * k, (view.origin.y - table.ys[first]) * k)
-        }
+        }.filter { centre in !reserved.contains { $0.intersects(box(around: centre)) } }
     }
 
     /// The boxes of the marks in view pixels, for names to keep clear of.
-    func boxes() -> [Rect] {
+    func boxes() -> [Rect] { centres().map(box(around:)) }
+
+    private func box(around centre: Point) -> Rect {
         let r = radius
-        return centres().map { Rect(x: $0.x - r, y: $0.y - r, width: 2 * r, height: 2 * r) }
+        return Rect(x: centre.x - r, y: centre.y - r, width: 2 * r, height: 2 * r)
     }
 
     func draw(into canvas: Canvas) {

@@ -18,12 +18,13 @@ struct StreetLabeler {
     let style: MapStyle
     let font: Font
     let view: MapView
-    /// Boxes names must keep clear of (the place names), in view pixels.
+    /// Boxes names must keep clear of (the place names; in a frame also the credit's plate and the bottom inset), in view pixels.
     let obstacles: [Rect]
     /// The whole frame in view pixels, when the view is (a band of) a frame: names it would cut are left out.
     let labelArea: Rect?
 
-    func draw(into canvas: Canvas) {
+    /// The names that show, in placement order: each label with the layout of its text.
+    func labels() -> [(label: Label, layout: TextLayout)] {
         let size = style.labels.size.value(at: view.zoom) * view.scale
         let spacing = style.labels.spacing * view.scale
         let reach = (Self.reachInEms * size + spacing / 2) / view.pixelsPerMetre
@@ -36,9 +37,7 @@ struct StreetLabeler {
         var placed = RectIndex(extent: viewRect.outset(by: Self.reachInEms * size + spacing / 2), cellSize: Self.gridCell)
         for obstacle in obstacles { placed.append(obstacle) }
         var anchorsByName: [String: [Point]] = [:]
-        var glyphs = Path()
-        let haloWidth = style.labels.haloWidth * view.scale * 2
-        let visible = Rect(x: 0, y: 0, width: Double(view.width), height: Double(view.height))
+        var shown: [(label: Label, layout: TextLayout)] = []
         for feature in candidates {
             let name = table.names[feature]
             guard let layout = layouts[name] ?? (try? font.layout(name, size: size)) else { continue }
@@ -53,9 +52,20 @@ struct StreetLabeler {
                     guard !overlaps, !repeats, labelArea?.contains(label.box) ?? true else { continue }
                     anchorsByName[name, default: []].append(label.anchor)
                     placed.append(label.box)
-                    if label.box.outset(by: haloWidth).overlaps(visible) { glyphs.append(outline(of: label, layout: layout, size: size)) }
+                    shown.append((label, layout))
                 }
             }
+        }
+        return shown
+    }
+
+    func draw(into canvas: Canvas) {
+        let size = style.labels.size.value(at: view.zoom) * view.scale
+        let haloWidth = style.labels.haloWidth * view.scale * 2
+        let visible = Rect(x: 0, y: 0, width: Double(view.width), height: Double(view.height))
+        var glyphs = Path()
+        for (label, layout) in labels() where label.box.outset(by: haloWidth).overlaps(visible) {
+            glyphs.append(outline(of: label, layout: layout, size: size))
         }
         guard !glyphs.isEmpty else { return }
         canvas.stroke(glyphs, style: StrokeStyle(width: haloWidth, join: .round, cap: .round), paint: .solid(style.labels.halo))
@@ -80,7 +90,7 @@ struct StreetLabeler {
 
     /// One label laid along a line: where each glyph's centre goes and its angle, in view pixels, and the
     /// box that holds the glyphs' cells.
-    private struct Label {
+    struct Label {
         var centres: [Point] = []
         var angles: [Double] = []
         var box = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -166,5 +176,17 @@ struct WorldLine {
         let index = segment(at: distance)
         let d = points[index + 1] - points[index]
         return atan2(d.y, d.x)
+    }
+}
+
+extension Rect {
+    /// Whether the two share interior area.
+    func intersects(_ other: Rect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    /// Whether `other` lies wholly inside this rectangle.
+    func contains(_ other: Rect) -> Bool {
+        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 }

@@ -28,8 +28,8 @@ struct CardInk: Sendable {
 }
 
 /// Everything a frame draws, decided before any pixel is: its view, the layers under the pins, the place names
-/// and the boxes they keep clear of, the pins' layout and friends, the card, the time the glow is drawn at, and the
-/// pieces of street the footsteps layer tints.
+/// and the boxes they keep clear of, the boxes every name and station mark keeps clear of, the pins' layout and
+/// friends, the card, the time the glow is drawn at, and the pieces of street the footsteps layer tints.
 struct FramePlan: Sendable {
     let viewport: Viewport
     let view: MapView
@@ -37,6 +37,8 @@ struct FramePlan: Sendable {
     let layers: Set<MapLayer>
     let names: [PlaceName]
     let avoiding: [Rect]
+    /// The credit's plate and the bottom inset (`reservedBoxes`), among `avoiding` too.
+    let reserved: [Rect]
     let layout: PinLayoutResult?
     let friends: [Friend]
     var card: CardInk?
@@ -51,9 +53,10 @@ extension MapEngine {
               names: [PlaceName]? = nil, places: [MercatorPoint] = []) -> FramePlan {
         let view = MapView(viewport: viewport)
         let under = layers.subtracting([.pins])
+        let reserved = reservedBoxes(viewport)
         return FramePlan(viewport: viewport, view: view, layers: under,
                          names: under.contains(.base) ? names ?? baseMap.placeNames(for: view) : [],
-                         avoiding: pinBoxes(layout) + reservedBoxes(viewport), layout: layout, friends: friends, card: card, now: now,
+                         avoiding: pinBoxes(layout) + reserved, reserved: reserved, layout: layout, friends: friends, card: card, now: now,
                          visited: visitedPieces(view, layers: under, places: places))
     }
 
@@ -81,7 +84,7 @@ extension MapEngine {
             switch stage {
             case .base:
                 let part = band ?? plan.view
-                if plan.layers.contains(.base) { baseMap.draw(into: canvas, view: part, frame: plan.view, visited: plan.visited) }
+                if plan.layers.contains(.base) { baseMap.draw(into: canvas, view: part, frame: plan.view, visited: plan.visited, reserved: plan.reserved) }
                 if plan.layers.contains(.heat) { try glow.draw(part, at: plan.now, into: canvas) }
                 canvas.originY = top
             case .names:

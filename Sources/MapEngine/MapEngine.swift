@@ -130,18 +130,20 @@ public final class MapEngine: Sendable {
     /// The base and glow of a viewport (with its place names, undrawn), from the cache or drawn and kept there.
     private func sharedLayer(_ viewport: Viewport, layers: Set<MapLayer>, now: Date, in sharing: SharedLayers) throws -> SharedLayer {
         let under = plan(viewport, layers: layers, layout: nil, friends: [], card: nil, now: now, names: [])
-        let key = sharedLayerKey(under.view, layers: layers, now: now)
+        let key = sharedLayerKey(under.view, layers: layers, now: now, reserved: under.reserved)
         if let cached = sharing.value(key) { return cached }
         let names = layers.contains(.base) ? baseMap.placeNames(for: under.view) : []
         let made = SharedLayer(canvas: try drawInBands(under, through: .base), names: names,
-                               unobstructed: baseMap.namePlacements(names, of: under.view, avoiding: reservedBoxes(viewport)))
+                               unobstructed: baseMap.namePlacements(names, of: under.view, avoiding: under.reserved))
         sharing.store(made, for: key, cost: made.canvas.width * made.canvas.height * SharedLayer.bytesPerPixel)
         return made
     }
 
-    /// What the layers under the pins depend on: the view, the layers and, with the glow, its points now.
-    func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date) -> String {
-        let asked = Self.geometryKey(view) + "/" + layers.map(\.rawValue).sorted().joined(separator: ",")
+    /// What the layers under the pins depend on: the view, the boxes its names and marks keep clear of (`reserved`, which
+    /// the insets move), the layers and, with the glow, its points now.
+    func sharedLayerKey(_ view: MapView, layers: Set<MapLayer>, now: Date, reserved: [Rect]) -> String {
+        let boxes = reserved.flatMap { [$0.x, $0.y, $0.width, $0.height] }.map { String($0.bitPattern, radix: 16) }
+        let asked = ([Self.geometryKey(view)] + boxes + [layers.map(\.rawValue).sorted().joined(separator: ",")]).joined(separator: "/")
         return layers.contains(.heat) ? asked + "/" + glowFingerprint(for: view, now: now) : asked
     }
 

@@ -39,11 +39,13 @@ struct GroupHierarchy {
 
     /// The friends (indices into the points) of group `index` at `zoom`, in priority order.
     func members(of index: Int, at zoom: Int) -> [Int] {
-        var current = [index]
-        for depth in stride(from: Self.deepestZoom - zoom, to: 0, by: -1) {
-            current = current.flatMap { children(of: $0, in: depth) }
+        var (current, next) = ([index], [Int]())
+        for depth in stride(from: Self.deepestZoom - zoom, through: 0, by: -1) {
+            next.removeAll(keepingCapacity: true)
+            for group in current { next.append(contentsOf: children(of: group, in: depth)) }
+            swap(&current, &next)
         }
-        return current.flatMap { children(of: $0, in: 0) }.sorted()
+        return current.sorted()
     }
 
     /// The zoom at which group `index` of `zoom` splits into two or more groups (nil when its friends stand

@@ -66,9 +66,12 @@ public struct PinLayoutEngine: Sendable {
         }
         // With nobody selected every rank is the same and members come in priority order: the first leads.
         let unselectedRank = grouped.unselectedRank
-        let leader = { (members: [PinSubject]) in members.min { (unselectedRank[$0.id] ?? 0) < (unselectedRank[$1.id] ?? 0) } ?? members[0] }
+        let leader = { (members: [Int]) -> PinSubject in
+            guard !unselectedRank.isEmpty else { return ordered[members[0]] }
+            return ordered[members.min { (unselectedRank[ordered[$0].id] ?? 0) < (unselectedRank[ordered[$1].id] ?? 0) } ?? members[0]]
+        }
         func key(_ cluster: Cluster) -> String {
-            cluster.members.count == 1 ? ordered[cluster.members[0]].id : Self.groupID(leader(cluster.members.map { ordered[$0] }))
+            cluster.members.count == 1 ? ordered[cluster.members[0]].id : Self.groupID(leader(cluster.members))
         }
         func avatarRect(_ centre: ScreenPoint) -> ScreenRect { ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize) }
 
@@ -90,8 +93,8 @@ public struct PinLayoutEngine: Sendable {
         }
         // Then labels, in priority order, each where it covers no avatar and no label placed before it.
         for (avatar, index) in placed.enumerated() {
-            let members = clusters[index].members.map { ordered[$0] }
-            switch placeLabel(members, avatar: clusters[index].avatar!, number: avatar, previous: previousAnchors[key(clusters[index])], now: now,
+            let members = clusters[index].members
+            switch placeLabel(members.prefix(2).map { ordered[$0] }, count: members.count, avatar: clusters[index].avatar!, number: avatar, previous: previousAnchors[key(clusters[index])], now: now,
                               placement: &placement) {
             case .placed(let rect, let anchor, let short):
                 (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
@@ -111,12 +114,12 @@ public struct PinLayoutEngine: Sendable {
     /// The first fit for a symbol's label (its avatar the `number`th placed): the full text on its previous anchor
     /// or the first of the twelve that is free, then the short text the same way; a label that fits nowhere is
     /// dropped, and says what blocked it.
-    private func placeLabel(_ members: [PinSubject], avatar: ScreenRect, number: Int, previous: LabelAnchor?, now: Date,
+    private func placeLabel(_ named: [PinSubject], count: Int, avatar: ScreenRect, number: Int, previous: LabelAnchor?, now: Date,
                             placement: inout SymbolPlacement) -> LabelOutcome {
         let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
         var blockers = Set<LabelBlocker>()
         for short in [false, true] {
-            let text = labelText(members, now: now, short: short)
+            let text = labelText(named, count: count, now: now, short: short)
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
                 let rect = labelRect(anchor, avatar: avatar, size: size)
@@ -136,11 +139,16 @@ public struct PinLayoutEngine: Sendable {
     /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Jordan, Ava +3" for a group; the short
     /// form is "Jordan", "Maya +1".
     public func labelText(_ members: [PinSubject], now: Date, short: Bool = false) -> (name: String, detail: String) {
-        switch (members.count, short) {
-        case (1, _): return labelText(members[0], now: now, short: short)
-        case (2, false): return (members[0].firstName + ", " + members[1].firstName, "")
-        case (_, false): return (members[0].firstName + ", " + members[1].firstName, " +\(members.count - 2)")
-        default: return (members[0].firstName, " +\(members.count - 1)")
+        labelText(Array(members.prefix(2)), count: members.count, now: now, short: short)
+    }
+
+    /// The same text from the first two of `count` members (all of them when fewer), which are all it names.
+    func labelText(_ named: [PinSubject], count: Int, now: Date, short: Bool) -> (name: String, detail: String) {
+        switch (count, short) {
+        case (1, _): return labelText(named[0], now: now, short: short)
+        case (2, false): return (named[0].firstName + ", " + named[1].firstName, "")
+        case (_, false): return (named[0].firstName + ", " + named[1].firstName, " +\(count - 2)")
+        default: return (named[0].firstName, " +\(count - 1)")
         }
     }
 
@@ -182,7 +190,7 @@ public struct PinLayoutEngine: Sendable {
     /// `leader` names a group: its member first in priority order when nobody is selected, so a group keeps its
     /// id whoever is selected.
     private func result(ordered: [PinSubject], points: [ScreenPoint], clusters: [Cluster], placed: [Int], viewport: Viewport,
-                        selected: String?, now: Date, leader: ([PinSubject]) -> PinSubject) -> PinLayoutResult {
+                        selected: String?, now: Date, leader: ([Int]) -> PinSubject) -> PinLayoutResult {
         var zIndex = [Int](repeating: 0, count: clusters.count)
         for (rank, index) in placed.enumerated() { zIndex[index] = placed.count - rank }
         var owner = [Int](repeating: -1, count: ordered.count)
@@ -194,27 +202,28 @@ public struct PinLayoutEngine: Sendable {
             let cluster = clusters[index]
             for member in cluster.members { owner[member] = index }
             guard cluster.members.count > 1 else { continue }
-            let members = cluster.members.map { ordered[$0] }
-            let id = Self.groupID(leader(members))
+            let id = Self.groupID(leader(cluster.members))
             for member in cluster.members { groupID[member] = id }
-            let text = labelText(members, now: now, short: cluster.labelShort)
-            groups.append(LaidOutGroup(id: id, members: members.map(\.id), labelText: text.name + text.detail,
-                                       coordinate: (try? viewport.coordinate(at: cluster.point)) ?? members[0].coordinate,
+            let first = ordered[cluster.members[0]]
+            let text = labelText(cluster.members.prefix(2).map { ordered[$0] }, count: cluster.members.count, now: now, short: cluster.labelShort)
+            groups.append(LaidOutGroup(id: id, members: cluster.members.map { ordered[$0].id }, labelText: text.name + text.detail,
+                                       coordinate: (try? viewport.coordinate(at: cluster.point)) ?? first.coordinate,
                                        screenPoint: cluster.point, visible: true, avatarRect: cluster.avatar, labelRect: cluster.label,
                                        anchor: cluster.anchor, labelShort: cluster.labelShort, labelHidden: cluster.labelHidden, zIndex: zIndex[index],
                                        splitZoom: cluster.splitZoom))
         }
+        // A friend in a group reads nothing of its cluster but whether it is drawn: only a friend alone copies theirs.
+        let alone = clusters.map { $0.members.count == 1 }
         let pins = ordered.indices.map { index -> LaidOutPin in
             let subject = ordered[index]
-            let cluster = owner[index] >= 0 ? clusters[owner[index]] : nil
-            let alone = cluster?.members.count == 1
-            let text = labelText(subject, now: now, short: alone && cluster?.labelShort == true)
-            let hidden = cluster == nil ? (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen" : nil
+            let drawn = owner[index] >= 0
+            let cluster = drawn && alone[owner[index]] ? clusters[owner[index]] : nil
+            let text = labelText(subject, now: now, short: cluster?.labelShort == true)
+            let hidden = drawn ? nil : (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen"
             return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
-                              screenPoint: points[index], visible: cluster != nil, avatarRect: alone ? cluster?.avatar : nil,
-                              labelRect: alone ? cluster?.label : nil, anchor: alone ? cluster?.anchor : nil,
-                              labelShort: alone && cluster?.labelShort == true, labelHidden: alone ? cluster?.labelHidden : nil, hidden: hidden,
-                              groupId: groupID[index], zIndex: owner[index] >= 0 ? zIndex[owner[index]] : 0, selected: subject.id == selected,
+                              screenPoint: points[index], visible: drawn, avatarRect: cluster?.avatar, labelRect: cluster?.label,
+                              anchor: cluster?.anchor, labelShort: cluster?.labelShort == true, labelHidden: cluster?.labelHidden, hidden: hidden,
+                              groupId: groupID[index], zIndex: drawn ? zIndex[owner[index]] : 0, selected: subject.id == selected,
                               pose: subject.pose)
         }
         return PinLayoutResult(viewport: viewport, now: now, selected: selected, pins: pins, groups: groups)

@@ -44,9 +44,9 @@ public enum LastSeenText {
         let minutes = Int((seconds / 60).rounded(.down))
         switch minutes {
         case ..<1: return "now"
-        case ..<60: return "\(minutes)m"
-        case ..<(24 * 60): return "\(minutes / 60)h"
-        default: return "\(minutes / (24 * 60))d"
+        case ..<60: return String(minutes) + "m"
+        case ..<(24 * 60): return String(minutes / 60) + "h"
+        default: return String(minutes / (24 * 60)) + "d"
         }
     }
 }
@@ -68,22 +68,40 @@ public enum LiveUntilText {
 /// then everyone else by most recently seen; ties broken by id so the order is stable.
 public enum PinPriority {
     public static func sorted(_ subjects: [PinSubject], selected: String?) -> [PinSubject] {
-        // Sort plain keys side by side in one array (the selected friend, then best friends, in `rank`); moving
-        // whole subjects (with their strings) through a sort, or reaching into them from it, costs more.
+        // One pass splits the subjects by rank (the selected friend, then best friends; each best friend first); within
+        // a rank, the Snapstreak (best friends') and the time last seen are each an integer that orders as the rule
+        // does, then the id and the place in `subjects` break ties: the order is total, and subjects (with their
+        // strings) are moved only once, into it.
         struct Key {
-            let rank: Int, streak: Int, seen: Double, index: Int
+            let streak: UInt64, seen: UInt64, index: Int
         }
-        var keys = subjects.indices.map { index in
+        var ranks = [[Key]](repeating: [], count: 4)
+        for index in subjects.indices {
             let subject = subjects[index]
-            return Key(rank: (subject.id == selected ? 0 : 2) + (subject.bestFriend ? 0 : 1), streak: subject.bestFriend ? subject.snapstreak : 0,
-                       seen: subject.lastSeen.timeIntervalSinceReferenceDate, index: index)
+            ranks[(subject.id == selected ? 0 : 2) + (subject.bestFriend ? 0 : 1)]
+                .append(Key(streak: subject.bestFriend ? descending(subject.snapstreak) : 0,
+                            seen: descending(subject.lastSeen.timeIntervalSinceReferenceDate), index: index))
         }
-        keys.sort { x, y in
-            if x.rank != y.rank { return x.rank < y.rank }
-            if x.streak != y.streak { return x.streak > y.streak }
-            if x.seen != y.seen { return x.seen > y.seen }
-            return subjects[x.index].id < subjects[y.index].id
+        var ordered: [PinSubject] = []
+        ordered.reserveCapacity(subjects.count)
+        for var keys in ranks {
+            keys.sort { x, y in
+                if x.streak != y.streak { return x.streak < y.streak }
+                if x.seen != y.seen { return x.seen < y.seen }
+                let (a, b) = (subjects[x.index].id, subjects[y.index].id)
+                return a != b ? a < b : x.index < y.index
+            }
+            for key in keys { ordered.append(subjects[key.index]) }
         }
-        return keys.map { subjects[$0.index] }
+        return ordered
+    }
+
+    /// An integer whose order is the reverse of `value`'s.
+    private static func descending(_ value: Int) -> UInt64 { ~(UInt64(bitPattern: Int64(value)) ^ (1 << 63)) }
+
+    /// An integer whose order is the reverse of `value`'s (a time, never NaN; zeros of either sign alike).
+    private static func descending(_ value: Double) -> UInt64 {
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        return ~(bits >> 63 == 0 ? bits | (1 << 63) : ~bits)
     }
 }

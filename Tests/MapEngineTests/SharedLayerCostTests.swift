@@ -23,7 +23,8 @@ struct SharedLayerCostTests {
         let frame = try engine.renderFrame(viewport, layers: [.base, .pins], friends: friends, now: scene.capturedAt, sharing: sharing)
         _ = try frame.png()
         let pixels = viewport.pixelWidth * viewport.pixelHeight
-        let kept = try #require(sharing.value(engine.sharedLayerKey(MapView(viewport: viewport), layers: [.base], now: scene.capturedAt)))
+        let kept = try #require(sharing.value(engine.sharedLayerKey(MapView(viewport: viewport), layers: [.base], now: scene.capturedAt,
+                                                                        reserved: engine.reservedBoxes(viewport))))
         #expect(kept.byteCount <= pixels * SharedLayer.bytesPerPixel, "\(kept.byteCount) bytes for \(pixels) px")
         #expect(kept.byteCount > pixels * 10, "the canvas and its bands were made (else this checks nothing): \(kept.byteCount)")
         #expect(sharing.bytes == pixels * SharedLayer.bytesPerPixel)
