@@ -33,7 +33,31 @@ struct RedisFaultTests {
         // The demo server seeds the store as it starts: its writes need a replica that acknowledged each master (a
         // clean-clone run once started it a moment too soon, and it exited on the refused seed).
         try cluster.waitForGoodReplicas()
-        return (cluster, try ServerFixture(storeURL: cluster.url))
+        let started = Date()
+        let server = try ServerFixture(storeURL: cluster.url, serveOptions: ["--clock", sceneClock])
+        firstServerStart.set(started)
+        return (cluster, server)
+    }
+
+    /// The demo's capture time, where the fixture's server clock starts (the default of `--demo`, written out so a
+    /// second server can be started on the same running clock).
+    static let sceneClock = "2026-11-29T18:00:00Z"
+    static let firstServerStart = StartInstant()
+
+    /// `--clock` for a server started now that keeps the fixture server's clock: each demo server's clock runs from
+    /// its own start, so one started minutes later would be minutes behind, and the fixture's fixes would be in its
+    /// future (hidden past the rule's 60 s): its stream then said `disappear` with no fault at all.
+    static func sameClock() -> [String] {
+        let start = ISO8601DateFormatter().date(from: sceneClock)!.addingTimeInterval(Date().timeIntervalSince(firstServerStart.get()))
+        return ["--clock", ISO8601DateFormatter().string(from: start)]
+    }
+
+    /// When the fixture's server started, once it has.
+    final class StartInstant: @unchecked Sendable {
+        private let lock = NSLock()
+        private var instant = Date()
+        func set(_ date: Date) { lock.withLock { instant = date } }
+        func get() -> Date { lock.withLock { instant } }
     }
 
     /// What any store call may take: its budget, and half a second for a machine busy with other tests.

@@ -34,7 +34,7 @@ extension RedisFaultTests {
     @Test func aKilledTokenShardHidesNoFriendAndHoldsNoOtherShardsMoves() throws {
         let (cluster, first) = try Self.fixture.get()
         try cluster.restoreReplicas()
-        let second = try ServerFixture(storeURL: cluster.url)
+        let second = try ServerFixture(storeURL: cluster.url, serveOptions: Self.sameClock())
         let viewer = PersonID(trusted: "samriv")
         let viewerShard = try cluster.slotOwners()[Self.slot(viewer)]
         for victim in FaultPlan.pick(try cluster.masters(), salt: 4) {

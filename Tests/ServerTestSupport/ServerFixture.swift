@@ -33,8 +33,8 @@ public final class ServerFixture: Sendable {
     }
 
     /// A server on the Redis Cluster at `storeURL` (a stateless replica).
-    public convenience init(storeURL: String) throws {
-        try self.init(storeOptions: ["--store", storeURL])
+    public convenience init(storeURL: String, serveOptions: [String] = []) throws {
+        try self.init(storeOptions: ["--store", storeURL], serveOptions: serveOptions)
     }
 
     private init(storeOptions: [String], serveOptions: [String] = [], log: URL? = nil, executable: URL = Snapmap.executable) throws {
