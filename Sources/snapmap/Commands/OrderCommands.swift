@@ -8,12 +8,11 @@ import Orders
 import Raster
 import Routing
 
-/// The street network the order commands route on: the base map's streets at the speeds of `Data/routing/speeds.json`.
-enum StreetNetwork {
-    static func router(data: URL) throws -> Router {
-        let paths = DataPaths(dataDirectory: data)
-        return try Router(streets: paths.loadBaseMap().streets, speedsFile: paths.streetSpeedsFile)
-    }
+/// The router the order commands use: the base map's streets at the speeds of `Data/routing/speeds.json` (the
+/// server keeps its own, built once per process: `Orders.StreetNetwork`).
+func streetRouter(data: URL) throws -> Router {
+    let paths = DataPaths(dataDirectory: data)
+    return try Router(streets: paths.loadBaseMap().streets, speedsFile: paths.streetSpeedsFile)
 }
 
 /// `snapmap orders route --from LAT,LON --to LAT,LON`: the fastest drive between two places, as GeoJSON; `orders
@@ -35,7 +34,7 @@ let ordersCommand = Command(
     guard arguments == ["route"] else { return try StoredOrders.run(arguments, options) }
     let from = try Coordinate(parsing: try options.required("from"), field: "from")
     let to = try Coordinate(parsing: try options.required("to"), field: "to")
-    let router = try StreetNetwork.router(data: try DataLocator.directory(options))
+    let router = try streetRouter(data: try DataLocator.directory(options))
     do {
         return try router.route(from: from, to: to).geoJSON()
     } catch let error as RoutingError {
@@ -68,7 +67,7 @@ let demoDeliveryCommand = Command(
     let start = Date(timeIntervalSince1970: 1_780_698_600)  // 2026-06-05 18:30 in New York: a fixed demo clock
     let order = try Order(id: OrderID("demo-\(name)"), storeName: seedRoute.store, customer: PersonID("samriv"), dasher: PersonID("marcus"),
                           items: ["Margherita pie"], at: start)
-    let moments = try DeliveryReplay.run(router: try StreetNetwork.router(data: data), order: order, from: seedRoute.storeCoordinate,
+    let moments = try DeliveryReplay.run(router: try streetRouter(data: data), order: order, from: seedRoute.storeCoordinate,
                                          to: catalog.home, start: start, seed: seed)
     let layouts = try moments.map { try TrackingLayout($0.map, size: ScreenSize(width: 393, height: 852), scale: 3, sheet: 0.52) }
     if let directory = options.value("frames") {
