@@ -17,11 +17,11 @@ import json
 import sys
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium
 
 TIMEOUT = 90
 # Runs before any script of the page: records the page's Content-Security-Policy violations.
@@ -104,13 +104,7 @@ def open_page(driver, base, path):
 
 def main():
     base, token, tap_id = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-                     "--window-size=520,1000", "--force-device-scale-factor=1"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium.start(520, performance_log=True)
     wait = WebDriverWait(driver, TIMEOUT)
     try:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_VIOLATIONS})

@@ -18,9 +18,9 @@ import sys
 import urllib.request
 
 from PIL import Image
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium
 
 TIMEOUT = 90
 WIDTH, HEIGHT = 393, 852
@@ -64,12 +64,7 @@ def main():
     style = json.load(urllib.request.urlopen(base + "/styles/snapmap.json"))
     paints = {layer["id"]: layer.get("paint", {}) for layer in style["layers"]}
     classes = {name: colour(paints[name]["fill-color"]) for name in ("water", "land", "parks")}
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader",
-                     "--enable-unsafe-swiftshader", "--window-size=600,1000", "--force-device-scale-factor=1"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium.start(600)
     try:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
         picture = draw(driver, base + "/maplibre.html#glow=off")

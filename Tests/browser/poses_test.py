@@ -16,9 +16,9 @@ import sys
 import urllib.request
 
 from PIL import Image
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium
 
 TIMEOUT = 90
 WIDTH, HEIGHT = 393, 852
@@ -72,12 +72,7 @@ def main():
     posed = [pin for pin in layout["pins"] if pin["visible"] and not pin.get("groupId") and pin["pose"] in MARKS]
     if {pin["pose"] for pin in posed} != set(MARKS):
         fail(f"the layout's posed friends: {[(pin['id'], pin['pose']) for pin in posed]}")
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader",
-                     "--enable-unsafe-swiftshader", "--window-size=600,1000", "--force-device-scale-factor=1"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium.start(600)
     try:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
         driver.get(base + "/maplibre.html#token=" + token + "&glow=off")

@@ -15,11 +15,11 @@ import subprocess
 import sys
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium
 
 TIMEOUT = 60
 # The frame the page shows, as pixels: kept (SAVE_PIXELS), or compared with the kept ones (CHANGED_PIXELS counts the
@@ -48,12 +48,7 @@ def fail(message):
 
 def main():
     base, screenshot, token, jordan_token = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3], sys.argv[4]
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=520,1000",
-                     "--force-device-scale-factor=1"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium.start(520, webgl=False)
     try:
         driver.get(base + "/#token=" + token)
         WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
