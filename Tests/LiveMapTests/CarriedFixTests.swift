@@ -27,13 +27,7 @@ struct CarriedFixTests {
     }
 
     @Test func aViewKeepsTheNewerCarriedFixWithoutReadingTheStore() throws {
-        let path = SQLiteStoreTests.temporaryPath()
-        let elsewhere = LiveMapService(store: try SQLiteLiveStore(path: path, synchronous: false))
-        let ann = try elsewhere.addPerson(id: "ann", name: "Ann").id
-        let bob = try elsewhere.addPerson(id: "bob", name: "Bob").id
-        try elsewhere.requestFriend(ann, "bob")
-        try elsewhere.requestFriend(bob, "ann")
-        try elsewhere.setSharing(bob, ghost: "off", audience: nil, now: LiveViewTests.t0)
+        let (path, elsewhere, ann, bob) = try LiveViewTests.annAndBob()
         let bus = LiveViewTests.ManualBus()
         bus.caughtUp(at: .max)
         // The server's clock, at which a change is weighed for who must hear of it: Bob's fixes are current then.

@@ -118,14 +118,21 @@ struct LiveViewTests {
         }
     }
 
-    @Test func aSilentBusLeavesTheAnswersToTheStoreAfterTheBound() throws {
+    /// A new store file where Ann and Bob are friends and Bob shares with everyone, written by another process's
+    /// service (`elsewhere`): what a view over the file must learn of by its bus.
+    static func annAndBob() throws -> (path: String, elsewhere: LiveMapService, ann: PersonID, bob: PersonID) {
         let path = SQLiteStoreTests.temporaryPath()
         let elsewhere = LiveMapService(store: try SQLiteLiveStore(path: path, synchronous: false))
         let ann = try elsewhere.addPerson(id: "ann", name: "Ann").id
         let bob = try elsewhere.addPerson(id: "bob", name: "Bob").id
         try elsewhere.requestFriend(ann, "bob")
         try elsewhere.requestFriend(bob, "ann")
-        try elsewhere.setSharing(bob, ghost: "off", audience: nil, now: Self.t0)
+        try elsewhere.setSharing(bob, ghost: "off", audience: nil, now: t0)
+        return (path, elsewhere, ann, bob)
+    }
+
+    @Test func aSilentBusLeavesTheAnswersToTheStoreAfterTheBound() throws {
+        let (path, elsewhere, ann, bob) = try Self.annAndBob()
         try elsewhere.updateLocation(bob, fix: LocationFix(lat: 40.71, lon: -73.96, accuracyMeters: 5, takenAt: Self.t0), now: Self.t0)
         let clock = ManualClock()
         let bus = ManualBus()
