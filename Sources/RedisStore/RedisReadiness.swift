@@ -2,7 +2,7 @@ import Foundation
 import LiveMap
 
 /// Readiness on Redis Cluster: ready when a master of the slot map answers `CLUSTER INFO` with `cluster_state:ok`
-/// within `probeTimeout` (every master is asked at once). A shard that is down stops only its own slots
+/// and has a replica online, within `probeTimeout` (every master is asked at once). A shard that is down stops only its own slots
 /// (`cluster-require-full-coverage no`), so one lost master leaves the replica ready for everyone else: were it
 /// unready, every replica would leave service together and nobody would be answered. The answer is kept `keptFor`
 /// seconds and one probe runs at a time (the others get the last answer), so frequent probes cost the cluster little.
@@ -52,12 +52,18 @@ final class RedisReadiness: @unchecked Sendable {
         return .unavailable(reason: "redis: \(faults.first ?? "no master is known")")
     }
 
-    /// Why `node` cannot serve its slots now; nil when it answers that the cluster is ok.
+    /// Why `node` cannot serve its slots now; nil when it answers that the cluster is ok and has a replica in step
+    /// (a write waits for one: without it, every write to its slots is refused, as just after the whole cluster
+    /// restarted, while the replicas synchronise).
     private static func fault(of node: RedisCluster.Node) -> String? {
         do {
             let connection = try RedisConnection(host: node.host, port: node.port, timeout: probeTimeout)
-            let reply = try connection.command(["CLUSTER", "INFO"])
-            return reply.text?.contains("cluster_state:ok") == true ? nil : "a master says the cluster is not ok"
+            guard try connection.command(["CLUSTER", "INFO"]).text?.contains("cluster_state:ok") == true else {
+                return "a master says the cluster is not ok"
+            }
+            let replication = try connection.command(["INFO", "replication"]).text ?? ""
+            let inStep = replication.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("slave") && $0.contains("state=online") }
+            return inStep ? nil : "a master has no replica in step yet (its writes are refused)"
         } catch {
             return "a master did not answer within \(probeTimeout) s"
         }
