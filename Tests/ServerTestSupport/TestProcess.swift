@@ -31,13 +31,21 @@ public enum TestProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        // Threads of their own, not the shared dispatch pool: a caller blocked on the pool (one of its threads
+        // waiting here) would otherwise wait for work queued behind itself, and a full suite once hung so.
         let group = DispatchGroup()
         let errors = Drain(stderr.fileHandleForReading)
-        DispatchQueue.global().async(group: group) { errors.read() }
+        group.enter()
+        Thread.detachNewThread {
+            errors.read()
+            group.leave()
+        }
         if let input {
-            DispatchQueue.global().async(group: group) {
+            group.enter()
+            Thread.detachNewThread {
                 stdin.fileHandleForWriting.write(input)
                 try? stdin.fileHandleForWriting.close()
+                group.leave()
             }
         }
         let printed = stdout.fileHandleForReading.readDataToEndOfFile()
