@@ -26,7 +26,7 @@ public struct GlowSnapshot: Sendable {
         let area = ScreenRect(x: bounds.minX, y: bounds.minY, width: bounds.maxX - bounds.minX, height: bounds.maxY - bounds.minY)
         // The box's far edges are sums that may round, so the grid's answer is checked against the bounds themselves.
         return index.keys(meeting: area.inset(by: EdgeInsets(all: -1))).map { points[$0] }.filter { point in
-            bounds.minX <= point.x && point.x <= bounds.maxX && bounds.minY <= point.y && point.y <= bounds.maxY
+            bounds.minX <= point.mercator.x && point.mercator.x <= bounds.maxX && bounds.minY <= point.mercator.y && point.mercator.y <= bounds.maxY
         }
     }
 
@@ -34,7 +34,7 @@ public struct GlowSnapshot: Sendable {
     public static func fingerprint(of points: some Sequence<HeatPoint>, seed: UInt64 = FNV1a.offsetBasis) -> UInt64 {
         var hasher = FNV1a(seed: seed)
         for point in points {
-            for value in [point.x, point.y, point.weight] { hasher.add(bitsOf: value) }
+            for value in [point.mercator.x, point.mercator.y, point.weight] { hasher.add(bitsOf: value) }
         }
         return hasher.value
     }
@@ -62,19 +62,19 @@ public struct GlowSnapshot: Sendable {
             let weight = capped.sorted().reduce(0, +) / Double(Self.pointsPerSide * Self.pointsPerSide)
             for step in 0..<Self.pointsPerSide * Self.pointsPerSide {
                 let (across, down) = (Double(step % Self.pointsPerSide) + 0.5, Double(step / Self.pointsPerSide) + 0.5)
-                points.append(HeatPoint(x: (Double(column) + across / Double(Self.pointsPerSide)) * span - WebMercator.halfWorld,
-                                        y: WebMercator.halfWorld - (Double(row) + down / Double(Self.pointsPerSide)) * span, weight: weight))
+                points.append(HeatPoint(MercatorPoint(x: (Double(column) + across / Double(Self.pointsPerSide)) * span - WebMercator.halfWorld,
+                                                      y: WebMercator.halfWorld - (Double(row) + down / Double(Self.pointsPerSide)) * span), weight: weight))
             }
         }
-        points.sort { ($1.y, $0.x) < ($0.y, $1.x) }
+        points.sort { ($1.mercator.y, $0.mercator.x) < ($0.mercator.y, $1.mercator.x) }
         self.epoch = epoch
         self.start = start
         self.points = points
         digest = Self.fingerprint(of: points)
-        let (xs, ys) = (points.map(\.x), points.map(\.y))
+        let (xs, ys) = (points.map(\.mercator.x), points.map(\.mercator.y))
         let extent = ScreenRect(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
         var index = GridIndex(extent: extent, cellSize: span * Self.indexCells)
-        for (key, point) in points.enumerated() { index.insert(key, ScreenRect(x: point.x, y: point.y, width: 0, height: 0)) }
+        for (key, point) in points.enumerated() { index.insert(key, ScreenRect(x: point.mercator.x, y: point.mercator.y, width: 0, height: 0)) }
         self.index = index
     }
 }

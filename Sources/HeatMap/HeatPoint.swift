@@ -2,20 +2,17 @@ import GeoCore
 
 /// A weighted point of activity in mercator metres (a snap, or a friend who adds weight).
 public struct HeatPoint: Hashable, Sendable {
-    public let x: Double
-    public let y: Double
+    public let mercator: MercatorPoint
     public let weight: Double
 
-    public init(x: Double, y: Double, weight: Double) {
-        self.x = x
-        self.y = y
+    public init(_ mercator: MercatorPoint, weight: Double) {
+        self.mercator = mercator
         self.weight = weight
     }
 
     /// A point at a coordinate (which must be within Web Mercator's latitudes).
     public init(coordinate: Coordinate, weight: Double) throws(GeoError) {
-        let point = try WebMercator.project(coordinate)
-        self.init(x: point.x, y: point.y, weight: weight)
+        self.init(try WebMercator.project(coordinate), weight: weight)
     }
 }
 
@@ -31,8 +28,8 @@ public struct HeatSource: Sendable {
     /// Points with the latitude at which `radiusMeters` is measured (the mean latitude of the points when
     /// not given; a live glow passes a fixed one so every tile uses the same kernel).
     public init(points: [HeatPoint], referenceLatitude: Double? = nil) {
-        xs = points.map(\.x)
-        ys = points.map(\.y)
+        xs = points.map(\.mercator.x)
+        ys = points.map(\.mercator.y)
         weights = points.map(\.weight)
         let meanY = points.isEmpty ? 0 : ys.reduce(0, +) / Double(points.count)
         self.referenceLatitude = referenceLatitude ?? WebMercator.unprojectUnchecked(MercatorPoint(x: 0, y: meanY)).lat

@@ -20,7 +20,7 @@ enum HeatBenchmark {
                 let (px, py) = (Double.random(in: 0..<Double(view.width), using: &random), Double.random(in: 0..<Double(view.height), using: &random))
                 let weight = Double(Int.random(in: 1...4, using: &random))
                 pixels += [px, py, weight]
-                points.append(HeatPoint(x: view.origin.x + px / view.pixelsPerMetre, y: view.origin.y - py / view.pixelsPerMetre, weight: weight))
+                points.append(HeatPoint(MercatorPoint(x: view.origin.x + px / view.pixelsPerMetre, y: view.origin.y - py / view.pixelsPerMetre), weight: weight))
             }
             let source = HeatSource(points: points)
             let ours = BenchmarkClock.best(of: 3) { _ = DensityField(source: source, view: view, sigmaPixels: sigma, intensity: 1) }

@@ -22,8 +22,8 @@ struct DensityTests {
         var random = SplitMix64(seed: seed)
         let centre = (x: view.origin.x + Double(view.width) / 2 / view.pixelsPerMetre, y: view.origin.y - Double(view.height) / 2 / view.pixelsPerMetre)
         return (0..<count).map { _ in
-            HeatPoint(x: centre.x + (random.unit() - 0.5) * spreadPixels / view.pixelsPerMetre,
-                      y: centre.y + (random.unit() - 0.5) * spreadPixels / view.pixelsPerMetre, weight: 1 + Double(random.next() % 4))
+            HeatPoint(MercatorPoint(x: centre.x + (random.unit() - 0.5) * spreadPixels / view.pixelsPerMetre,
+                                    y: centre.y + (random.unit() - 0.5) * spreadPixels / view.pixelsPerMetre), weight: 1 + Double(random.next() % 4))
         }
     }
 
@@ -124,7 +124,7 @@ struct DensityTests {
 
     @Test func alphaIsZeroWhereThereIsNoActivityAndBytesRepeat() throws {
         let view = try view(zoom: 15, width: 300, height: 100)
-        let cloud = [HeatPoint(x: view.origin.x + 20 / view.pixelsPerMetre, y: view.origin.y - 50 / view.pixelsPerMetre, weight: 5)]
+        let cloud = [HeatPoint(MercatorPoint(x: view.origin.x + 20 / view.pixelsPerMetre, y: view.origin.y - 50 / view.pixelsPerMetre), weight: 5)]
         let renderer = HeatRenderer(source: HeatSource(points: cloud), style: try style())
         let image = try renderer.render(view)
         let field = renderer.density(for: view)

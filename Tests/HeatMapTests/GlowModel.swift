@@ -37,7 +37,7 @@ enum GlowModel {
 
     /// The aggregate's points summed by their cells.
     static func keyed(_ points: [HeatPoint], zoom: Int = 18) -> [String: Double] {
-        Dictionary(points.map { (cell(MercatorPoint(x: $0.x, y: $0.y), zoom: zoom), $0.weight) }, uniquingKeysWith: +)
+        Dictionary(points.map { (cell($0.mercator, zoom: zoom), $0.weight) }, uniquingKeysWith: +)
     }
 
     static let world = MercatorRect(minX: -WebMercator.halfWorld, minY: -WebMercator.halfWorld, maxX: WebMercator.halfWorld, maxY: WebMercator.halfWorld)

@@ -75,10 +75,10 @@ struct SnapAggregateTests {
         let all = aggregate.snapshot(at: Self.end).points
         var random = SplitMix64(seed: 12)
         for _ in 0..<50 {
-            let corner = all[Int(random.next() % UInt64(all.count))]
+            let corner = all[Int(random.next() % UInt64(all.count))].mercator
             let (x, y) = (corner.x + (random.unit() - 0.5) * 400, corner.y + (random.unit() - 0.5) * 400)
             let bounds = MercatorRect(minX: x, minY: y, maxX: x + random.unit() * 600, maxY: y + random.unit() * 600)
-            let inside = all.filter { (bounds.minX...bounds.maxX).contains($0.x) && (bounds.minY...bounds.maxY).contains($0.y) }
+            let inside = all.filter { (bounds.minX...bounds.maxX).contains($0.mercator.x) && (bounds.minY...bounds.maxY).contains($0.mercator.y) }
             #expect(aggregate.points(in: bounds, at: Self.end) == inside)
         }
     }
