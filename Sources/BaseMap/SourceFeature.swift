@@ -29,9 +29,4 @@ public typealias SourcePosition = PlanePoint<SourceCoordinates>
 public struct SourceFeature: Sendable {
     public let geometry: SourceGeometry
     public let properties: [String: PropertyValue]
-
-    public init(geometry: SourceGeometry, properties: [String: PropertyValue]) {
-        self.geometry = geometry
-        self.properties = properties
-    }
 }

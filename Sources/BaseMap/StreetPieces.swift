@@ -8,12 +8,6 @@ public struct StreetPiece: Hashable, Sendable {
     public let from: MercatorPoint
     public let to: MercatorPoint
 
-    public init(street: StreetClass, from: MercatorPoint, to: MercatorPoint) {
-        self.street = street
-        self.from = from
-        self.to = to
-    }
-
     /// The piece's length on the ground, in metres (mercator metres shrunk by the scale at its middle).
     public var groundLength: Double {
         hypot(to.x - from.x, to.y - from.y) / cosh((from.y + to.y) / 2 / WebMercator.earthRadius)

@@ -16,11 +16,6 @@ public enum LiveBusMessage: Hashable, Sendable {
 public struct OrderNotice: Hashable, Sendable {
     public let order: String
     public let customer: PersonID
-
-    public init(order: String, customer: PersonID) {
-        self.order = order
-        self.customer = customer
-    }
 }
 
 /// Carries changes between snapmap replicas that share a store, so that a move received by one reaches the

@@ -11,12 +11,6 @@ public struct SimulatedDrive: Sendable {
         public let edge: Int
         public let point: MercatorPoint
         public let remaining: Double
-
-        public init(edge: Int, point: MercatorPoint, remaining: Double) {
-            self.edge = edge
-            self.point = point
-            self.remaining = remaining
-        }
     }
 
     /// The phone's fixes, and where the Dasher truly was at each.

@@ -1,4 +1,4 @@
-import BaseMap
+@testable import BaseMap
 import Foundation
 import GeoCore
 import Testing

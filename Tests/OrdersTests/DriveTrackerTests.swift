@@ -2,7 +2,7 @@ import BaseMap
 import Foundation
 import GeoCore
 import Orders
-import Routing
+@testable import Routing
 import Testing
 
 /// The customer's view of a drive, fed a simulated Dasher's fixes one at a time, against where the Dasher truly was.
