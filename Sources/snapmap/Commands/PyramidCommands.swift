@@ -14,8 +14,7 @@ let tilesCommand = Command(
         .value("out", "PATH", "a directory, or a file ending in .mbtiles"),
         .value("format", "F", "png (default) or mvt: Mapbox Vector Tiles, gzipped in MBTiles, plain in a directory"),
         .value("shard", "I/N", "render only part I of N disjoint parts (0 ≤ I < N ≤ 10000)"),
-        .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
-        .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
+    ] + TileOptions.specs + [
         .value("name", "TEXT", "the tileset name in MBTiles metadata (default: snapmap)"),
         .flag("restart", "replace what the output holds (needed when it was made with another --tile-size or --scale)"),
         DataLocator.option,
@@ -29,7 +28,7 @@ let tilesCommand = Command(
     if format == .mvt, let option = ["tile-size", "scale"].first(where: { options.value($0) != nil }) {
         throw UsageError(description: "--\(option) applies to PNG tiles only; vector tiles have no pixel size")
     }
-    let (tileSize, scale) = try tileSizeAndScale(options)
+    let (tileSize, scale) = try TileOptions.sizeAndScale(options)
     let out = try options.requiredPath("out")
     let engine = try DataLocator.engine(options)
     let vectorTiles = VectorTileMaker(engine.baseMap)

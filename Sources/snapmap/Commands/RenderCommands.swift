@@ -58,31 +58,17 @@ func singleTileCommand(name: String, summary: String, extra: [OptionSpec] = [],
         name: name,
         summary: summary,
         usage: "\(name) Z/X/Y [--tile-size 256|512] [--scale 1|2] --out F.png",
-        options: [
-            .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
-            .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
-            .value("out", "F.png", "the PNG file to write"),
-            DataLocator.option,
-        ] + extra,
+        options: TileOptions.specs + [.value("out", "F.png", "the PNG file to write"), DataLocator.option] + extra,
         positional: "Z/X/Y"
     ) { options in
         let tile = try TileID(parsing: try options.positional(), field: "tile")
-        let (tileSize, scale) = try tileSizeAndScale(options)
+        let (tileSize, scale) = try TileOptions.sizeAndScale(options)
         let out = try options.requiredPath("out")
         let engine = try DataLocator.engine(options)
         let canvas = try render(engine, tile, tileSize, scale, options)
         try Data(PNGCodec.encode(canvas)).write(to: URL(fileURLWithPath: out))
         return "wrote \(out) (\(tile), \(canvas.width)×\(canvas.height) px)"
     }
-}
-
-/// The shared `--tile-size 256|512` and `--scale 1|2` options.
-func tileSizeAndScale(_ options: ParsedOptions) throws -> (Int, Double) {
-    let tileSize = try options.integer("tile-size", in: 256...512) ?? 256
-    guard MapEngine.tileSizes.contains(tileSize) else { throw UsageError(description: "--tile-size must be 256 or 512, got \(tileSize)") }
-    let scale = try options.request.number("scale", in: 1...2) ?? 1
-    guard MapEngine.tileScales.contains(scale) else { throw UsageError(description: "--scale must be 1 or 2, got \(scale)") }
-    return (tileSize, scale)
 }
 
 /// `snapmap fly`: the fly-to a friend as an animated PNG, ending on the selected frame with its card.
