@@ -40,7 +40,7 @@ public struct RouteFrameOptions: Sendable {
 }
 
 /// A framed route: the snapshot's viewport and every point of interest projected through it.
-public struct RouteFrame: Sendable, Codable {
+public struct RouteFrame: ScreenSnapshot, Sendable, Codable {
     public let route: String
     public let store: String
     public let lengthMeters: Double
@@ -54,11 +54,6 @@ public struct RouteFrame: Sendable, Codable {
     public let points: [ScreenPoint]
     public let home: ScreenPoint
     public let storePoint: ScreenPoint
-
-    /// The viewport the snapshot was taken with.
-    public func viewport() throws(GeoError) -> Viewport {
-        try Viewport(center: camera.center, zoom: camera.zoom, size: size, scale: scale, insets: insets)
-    }
 }
 
 /// Where the courier is: constant speed along the route's geodesic length.

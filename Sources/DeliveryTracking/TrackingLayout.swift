@@ -5,7 +5,7 @@ import Orders
 /// snapshot) and every mark projected through it, in points. Framing follows the delivery app: the whole drive
 /// (the planned route, and any detour) above the sheet with 40 pt margins; once the Dasher has 250 m or less to go,
 /// only the last 250 m of the drive with 50 pt margins, so their last stretch crosses most of the map.
-public struct TrackingLayout: Sendable, Codable, Equatable {
+public struct TrackingLayout: ScreenSnapshot, Sendable, Codable, Equatable {
     /// How the camera was chosen.
     public enum Framing: String, Sendable, Codable { case route, lastStretch }
     /// At most this many metres left frames the last stretch.
@@ -26,11 +26,6 @@ public struct TrackingLayout: Sendable, Codable, Equatable {
     public let store: ScreenPoint
     /// The Dasher's red circle, at their matched position, only while the customer may see it.
     public let dasher: ScreenPoint?
-
-    /// The viewport the layout was made in.
-    public func viewport() throws(GeoError) -> Viewport {
-        try Viewport(center: camera.center, zoom: camera.zoom, size: size, scale: scale, insets: insets)
-    }
 
     /// Lays out `map` on a screen of `size` at `scale` with the sheet covering `sheet` of its height; the
     /// framing decides the margins.
