@@ -6,12 +6,6 @@ import FoundationNetworking
 /// A delivery order as its customer or its Dasher reads it: the Dasher's matched position, the metres left and
 /// "Arrives h:mm" come only to the customer, from pickup to drop-off.
 public struct DeliveryOrder: Codable, Sendable, Equatable {
-    /// A point on the map.
-    public struct Point: Codable, Sendable, Equatable {
-        public let lat: Double
-        public let lon: Double
-    }
-
     public let id: String
     public let store: String
     /// confirming, preparing, heading, nearby, complete or cancelled.
@@ -19,7 +13,7 @@ public struct DeliveryOrder: Codable, Sendable, Equatable {
     public let items: [String]
     /// When the order entered each state it has been in, by state.
     public let entered: [String: Date]
-    public let dasher: Point?
+    public let dasher: Coordinate?
     public let remainingMeters: Double?
     public let arrives: String?
 }
