@@ -9,10 +9,6 @@ struct ProgressBar {
     let started = ContinuousClock.now
     let startDone: Int
 
-    init(startDone: Int) {
-        self.startDone = startDone
-    }
-
     func update(done: Int, total: Int) {
         guard isTerminal, total > 0 else { return }
         let elapsed = max((ContinuousClock.now - started) / .seconds(1), 1e-3)
