@@ -123,7 +123,7 @@ public struct PinLayoutEngine: Sendable {
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
                 let rect = labelRect(anchor, avatar: avatar, size: size)
-                let found = placement.blockers(of: rect, owner: number)
+                let found = placement.blockers(of: rect, owner: number, besides: blockers)
                 guard found.isEmpty else {
                     blockers.formUnion(found)
                     continue

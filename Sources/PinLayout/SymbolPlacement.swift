@@ -48,15 +48,18 @@ struct SymbolPlacement {
 
     /// What keeps the label box of the `owner`th avatar placed out: the screen's free area, a placed label, a
     /// placed avatar or what it draws beyond its circle, or another avatar as near the box's centre as its own (the
-    /// label would seem to name it); empty when it fits.
-    func blockers(of rect: ScreenRect, owner: Int) -> Set<LabelBlocker> {
+    /// label would seem to name it); empty when it fits. Once one is found, those in `known` are not looked for:
+    /// the box is out either way, and the union with `known` is the same.
+    func blockers(of rect: ScreenRect, owner: Int, besides known: Set<LabelBlocker> = []) -> Set<LabelBlocker> {
         var found = Set<LabelBlocker>()
+        func sought(_ blocker: LabelBlocker) -> Bool { found.isEmpty || !known.contains(blocker) }
         if !free.contains(rect) { found.insert(.edge) }
-        if any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
-        if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
+        if sought(.label), any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
+        if sought(.avatar), any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
             || any(in: extentGrid, meeting: rect, where: { extents[$0].overlaps(rect) }) {
             found.insert(.avatar)
         }
+        guard sought(.nearer) else { return found }
         let centre = rect.center
         let own = Self.distance(centre, avatarCentres[owner])
         let reach = ScreenRect(x: centre.x - own, y: centre.y - own, width: 2 * own, height: 2 * own)
