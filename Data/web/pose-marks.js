@@ -1,7 +1,7 @@
-// Actionmoji marks for the MapLibre page: each pose the layout names ("driving", "flying", "birthday", "asleep") as
-// an image `pose-NAME` three avatars wide, centred on the friend, drawn as the raster pins draw it (PosePainter: the
+// Actionmoji marks for the MapLibre and Leaflet pages: each pose the layout names ("driving", "flying", "birthday",
+// "asleep") as a canvas three avatars wide, centred on the friend, drawn as the raster pins draw it (PosePainter: the
 // same shapes in avatar widths, the same colours): a car over the avatar, a plane window behind it, balloons up and
-// left, "z z" up and right. The style's friend-poses layers put the window and balloons under the circle, the rest over.
+// left, "z z" up and right. The window and balloons go under the circle (BEHIND), the rest over it.
 
 const INK = {
   windowFrame: "rgb(228,231,236)", sky: "rgb(178,220,255)", carBody: "rgb(229,72,77)", glass: "rgb(205,235,255)",
@@ -55,15 +55,32 @@ const DRAW = {
   },
 };
 
-// Adds the pose images to `map` for avatars `avatarWidth` CSS pixels wide, at the screen's pixel ratio.
-export function addPoseImages(map, avatarWidth) {
-  const ratio = Math.max(1, Math.round(window.devicePixelRatio || 1));
+// The poses drawn under the avatar's circle; the others are drawn over it.
+export const BEHIND = new Set(["flying", "birthday"]);
+
+// The poses a mark is drawn for.
+export const POSES = Object.keys(DRAW);
+
+// A canvas with the mark of `pose` around an avatar `avatarWidth` CSS pixels wide at its centre, `ratio` pixels to a
+// CSS pixel; its side is three avatars.
+export function poseCanvas(pose, avatarWidth, ratio) {
   const side = Math.ceil(3 * avatarWidth * ratio);
-  for (const [name, draw] of Object.entries(DRAW)) {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = side;
-    const g = canvas.getContext("2d");
-    draw(g, side / 2, side / 2, avatarWidth * ratio);
-    map.addImage(`pose-${name}`, g.getImageData(0, 0, side, side), { pixelRatio: ratio });
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = side;
+  DRAW[pose](canvas.getContext("2d"), side / 2, side / 2, avatarWidth * ratio);
+  return canvas;
+}
+
+// The screen's pixels to a CSS pixel, whole.
+export function pixelRatio() {
+  return Math.max(1, Math.round(window.devicePixelRatio || 1));
+}
+
+// Adds the pose images `pose-NAME` to the MapLibre `map` for avatars `avatarWidth` CSS pixels wide.
+export function addPoseImages(map, avatarWidth) {
+  const ratio = pixelRatio();
+  for (const name of POSES) {
+    const canvas = poseCanvas(name, avatarWidth, ratio);
+    map.addImage(`pose-${name}`, canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height), { pixelRatio: ratio });
   }
 }

@@ -19,7 +19,7 @@ extension BaseMapStore {
     /// `places`: of each segment, the union of its parts inside the places' discs, in street, part and segment order.
     public func streetPieces(near places: [MercatorPoint], radiusMeters: Double, in area: MercatorRect) -> [StreetPiece] {
         let reach = radiusMeters * cosh(max(abs(area.minY), abs(area.maxY)) / WebMercator.earthRadius)
-        let around = area.expanded(by: reach)
+        let around = Self.placesArea(radiusMeters: radiusMeters, in: area)
         let near = PlaceBuckets(places.filter { (around.minX...around.maxX).contains($0.x) && (around.minY...around.maxY).contains($0.y) },
                                 cell: max(reach, 1))
         guard !near.isEmpty else { return [] }
@@ -38,6 +38,11 @@ extension BaseMapStore {
             }
         }
         return pieces
+    }
+
+    /// Where the places that `streetPieces(near:radiusMeters:in:)` reads lie: it passes over every other place.
+    public static func placesArea(radiusMeters: Double, in area: MercatorRect) -> MercatorRect {
+        area.expanded(by: radiusMeters * cosh(max(abs(area.minY), abs(area.maxY)) / WebMercator.earthRadius))
     }
 
     static func point(_ a: MercatorPoint, _ b: MercatorPoint, _ t: Double) -> MercatorPoint {

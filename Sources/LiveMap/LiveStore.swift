@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// How a person stands with someone they know: friends (both asked), or a request one way.
 public enum RelationStatus: String, Sendable, Codable {
@@ -123,6 +124,9 @@ public protocol LiveStore: AnyObject, Sendable {
     func setFootsteps(on: Bool, of id: PersonID) throws
     /// A person's Footsteps, oldest first.
     func footsteps(of id: PersonID) throws -> [Footstep]
+    /// The places of a person's Footsteps inside `box` (edges included), in no particular order, found through an index
+    /// of places (not by reading them all): what a frame of that part of the map tints.
+    func footsteps(of id: PersonID, in box: GeoBoundingBox) throws -> [Coordinate]
     /// Forgets every place of a person's Footsteps; returns how many there were.
     func clearFootsteps(of id: PersonID) throws -> Int
 

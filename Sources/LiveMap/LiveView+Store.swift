@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// The view as a store: every write goes to the store and then re-reads what it touched (so this replica's own
 /// changes, blocks and deletions included, show at once); the map's reads come from memory while the view is
@@ -99,6 +100,7 @@ extension LiveView: LiveStore {
     public func footstepsOn(_ id: PersonID) throws -> Bool { try store.footstepsOn(id) }
     public func setFootsteps(on: Bool, of id: PersonID) throws { try store.setFootsteps(on: on, of: id) }
     public func footsteps(of id: PersonID) throws -> [Footstep] { try store.footsteps(of: id) }
+    public func footsteps(of id: PersonID, in box: GeoBoundingBox) throws -> [Coordinate] { try store.footsteps(of: id, in: box) }
     public func clearFootsteps(of id: PersonID) throws -> Int { try store.clearFootsteps(of: id) }
 
     public func addToken(hash: String, for id: PersonID) throws { try store.addToken(hash: hash, for: id) }

@@ -2,8 +2,8 @@ import Foundation
 import GeoCore
 import SQLiteKit
 
-/// Footsteps on SQLite: who keeps them, and their places by person and first visit. A kept fix goes into them inside
-/// its own write. The schema step is self-contained (two tables), to be renumbered freely at a merge.
+/// Footsteps on SQLite: who keeps them, and their places by person and first visit, indexed by person and cell. A kept
+/// fix goes into them inside its own write. The schema steps are self-contained, to be renumbered freely at a merge.
 extension SQLiteLiveStore {
     static let footstepsSchema = """
         CREATE TABLE footsteps_on (person_row INTEGER PRIMARY KEY REFERENCES people(row));
@@ -28,6 +28,35 @@ extension SQLiteLiveStore {
         try read { database in
             try database.query("SELECT first_ms, last_ms, lat, lon FROM footsteps WHERE person_row = \(SQLiteSchema.row(1)) ORDER BY first_ms",
                                [.text(id.rawValue)]).compactMap(Self.footstep)
+        }
+    }
+
+    /// The index of places by cell, for a frame's part of the map: 0.01° of latitude by 0.01° of longitude, numbered
+    /// row by row from (−90°, −180°). A schema step of its own (an index on an expression: no column, nothing to fill).
+    static let footstepsCellSchema = "CREATE INDEX footsteps_cell ON footsteps(person_row, \(footstepsCell), lat, lon);"
+    static let footstepsCell = "CAST((lat + 90) * 100 AS INTEGER) * 36001 + CAST((lon + 180) * 100 AS INTEGER)"
+    /// Rows of cells read one range each; a box of more rows is read as one range of cells (filtered all the same).
+    static let footstepsCellRows = 64
+
+    public func footsteps(of id: PersonID, in box: GeoBoundingBox) throws -> [Coordinate] {
+        // One cell more on every side: the cells found here need not agree with SQLite's to the last bit.
+        let cell = { (degrees: Double) in Int((degrees * 100).rounded(.down)) }
+        let (rows, columns) = ((cell(box.south + 90) - 1)...(cell(box.north + 90) + 1), (cell(box.west + 180) - 1)...(cell(box.east + 180) + 1))
+        let ranges = rows.count <= Self.footstepsCellRows
+            ? rows.map { ($0 * 36001 + columns.lowerBound, $0 * 36001 + columns.upperBound) }
+            : [(rows.lowerBound * 36001 + columns.lowerBound, rows.upperBound * 36001 + columns.upperBound)]
+        return try read { database in
+            guard let owner = try database.query("SELECT row FROM people WHERE id = ?", [.text(id.rawValue)]).first?.first?.integer else { return [] }
+            var places: [Coordinate] = []
+            for (low, high) in ranges {
+                for row in try database.query("SELECT lat, lon FROM footsteps WHERE person_row = ?1 AND \(Self.footstepsCell) BETWEEN ?2 AND ?3",
+                                              [.integer(owner), .integer(low), .integer(high)]) {
+                    guard let lat = row[0].real, let lon = row[1].real, (box.south...box.north).contains(lat), (box.west...box.east).contains(lon),
+                          let coordinate = try? Coordinate(lat: lat, lon: lon) else { continue }
+                    places.append(coordinate)
+                }
+            }
+            return places
         }
     }
 

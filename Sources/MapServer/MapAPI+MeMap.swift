@@ -41,7 +41,7 @@ extension MapAPI {
         case "frame.png":
             let layers = try parameters.layers(default: [.base, .heat, .pins])
             try engine.checkFrame(viewport)
-            let places = try ownFootsteps(me, layers: layers)
+            let places = try ownFootsteps(me, layers: layers, in: viewport)
             let layout = layers.contains(.pins) ? try engine.layout(viewport, friends: friends, selected: selected, now: now) : nil
             let tag = try frameTag(viewport, layers: layers, layout: layout, friends: friends, now: now, places: places)
             let (engine, sharedLayers) = (self.engine, self.sharedLayers)
@@ -85,7 +85,7 @@ extension MapAPI {
         let (framed, layout, _) = try engine.selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         guard answer == "frame.png" else { return try layoutJSON(request, layout, keep: keep) }
         let layers = try RequestParameters(request.query).layers(default: [.base, .heat, .pins])
-        let places = try ownFootsteps(me, layers: layers)
+        let places = try ownFootsteps(me, layers: layers, in: framed)
         let tag = try frameTag(framed, layers: layers.union([.pins]), layout: layout, friends: friends, now: now, places: places)
         let (engine, sharedLayers) = (self.engine, self.sharedLayers)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {
@@ -105,12 +105,14 @@ extension MapAPI {
         return EntityTag.of([Self.code, layers.contains(.base) ? baseMapData : "", drawn])
     }
 
-    /// The signed-in person's own Footsteps, read as the frame is asked for (so a cleared history tints nothing at
-    /// once), when the footsteps layer is asked for; it is drawn over the base, which it then needs.
-    private func ownFootsteps(_ me: PersonID, layers: Set<MapLayer>) throws -> [MercatorPoint] {
+    /// The signed-in person's own Footsteps that can tint a frame drawn at `framed`, read as the frame is asked for (so a
+    /// cleared history tints nothing at once), when the footsteps layer is asked for; it is drawn over the base, which
+    /// it then needs. Only the places in the frame's part of the map are read, through the store's index.
+    private func ownFootsteps(_ me: PersonID, layers: Set<MapLayer>, in framed: Viewport) throws -> [MercatorPoint] {
         guard layers.contains(.footsteps) else { return [] }
         guard layers.contains(.base) else { throw BadParameter(name: "layers", message: "footsteps is drawn over the base layer: add base") }
-        return try live.footsteps(of: me).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
+        guard let box = engine.footstepsBounds(framed, layers: layers) else { return [] }
+        return try live.footsteps(of: me, in: box).map { WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon) }
     }
 
     /// A layout answer, tagged with the hash of its bytes (hashed once), handed to `keep` with its tag before it is answered.

@@ -117,13 +117,13 @@ public struct PinLayoutEngine: Sendable {
     private func placeLabel(_ named: [PinSubject], count: Int, avatar: ScreenRect, number: Int, previous: LabelAnchor?, now: Date,
                             placement: inout SymbolPlacement) -> LabelOutcome {
         let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
-        var blockers = Set<LabelBlocker>()
+        var blockers = LabelBlockers()
         for short in [false, true] {
             let text = labelText(named, count: count, now: now, short: short)
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
                 let rect = labelRect(anchor, avatar: avatar, size: size)
-                let found = placement.blockers(of: rect, owner: number)
+                let found = placement.blockers(of: rect, owner: number, besides: blockers)
                 guard found.isEmpty else {
                     blockers.formUnion(found)
                     continue
@@ -133,7 +133,7 @@ public struct PinLayoutEngine: Sendable {
             }
         }
         return .hidden("no room on any of its \(LabelAnchor.allCases.count) anchors, in full or short form: blocked by "
-                       + blockers.sorted().map(\.rawValue).joined(separator: ", "))
+                       + blockers.description)
     }
 
     /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Jordan, Ava +3" for a group; the short

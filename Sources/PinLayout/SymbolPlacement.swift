@@ -48,15 +48,18 @@ struct SymbolPlacement {
 
     /// What keeps the label box of the `owner`th avatar placed out: the screen's free area, a placed label, a
     /// placed avatar or what it draws beyond its circle, or another avatar as near the box's centre as its own (the
-    /// label would seem to name it); empty when it fits.
-    func blockers(of rect: ScreenRect, owner: Int) -> Set<LabelBlocker> {
-        var found = Set<LabelBlocker>()
+    /// label would seem to name it); empty when it fits. Once one is found, those in `known` are not looked for:
+    /// the box is out either way, and the union with `known` is the same.
+    func blockers(of rect: ScreenRect, owner: Int, besides known: LabelBlockers = []) -> LabelBlockers {
+        var found = LabelBlockers()
+        func sought(_ blocker: LabelBlockers) -> Bool { found.isEmpty || !known.contains(blocker) }
         if !free.contains(rect) { found.insert(.edge) }
-        if any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
-        if any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
+        if sought(.label), any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
+        if sought(.avatar), any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
             || any(in: extentGrid, meeting: rect, where: { extents[$0].overlaps(rect) }) {
             found.insert(.avatar)
         }
+        guard sought(.nearer) else { return found }
         let centre = rect.center
         let own = Self.distance(centre, avatarCentres[owner])
         let reach = ScreenRect(x: centre.x - own, y: centre.y - own, width: 2 * own, height: 2 * own)
@@ -74,12 +77,18 @@ struct SymbolPlacement {
     }
 }
 
-/// Why a label could not go somewhere.
-enum LabelBlocker: String, Comparable {
-    case edge = "the screen edge"
-    case label = "other labels"
-    case avatar = "avatars"
-    case nearer = "avatars nearer to it than its own"
+/// Why a label could not go somewhere: kinds of blocker as bits, a set that costs no hashing on the placement path.
+struct LabelBlockers: OptionSet {
+    let rawValue: UInt8
+    static let edge = Self(rawValue: 1 << 0)
+    static let label = Self(rawValue: 1 << 1)
+    static let avatar = Self(rawValue: 1 << 2)
+    static let nearer = Self(rawValue: 1 << 3)
 
-    static func < (a: LabelBlocker, b: LabelBlocker) -> Bool { a.rawValue < b.rawValue }
+    /// Each kind with what a dropped label's reason calls it, in the alphabetical order of those names.
+    static let names: [(kind: LabelBlockers, name: String)] = [(.avatar, "avatars"), (.nearer, "avatars nearer to it than its own"),
+                                                               (.label, "other labels"), (.edge, "the screen edge")]
+
+    /// The names of the kinds in the set, in that order, joined by commas.
+    var description: String { Self.names.filter { contains($0.kind) }.map(\.name).joined(separator: ", ") }
 }

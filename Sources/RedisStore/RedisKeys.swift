@@ -20,6 +20,9 @@ enum RedisKeys {
     static func liveFrom(_ id: PersonID) -> String { "{p:\(id.rawValue)}:livefrom" }
     /// The person's Footsteps, a list of "first_ms,last_ms,lat,lon", oldest first.
     static func footsteps(_ id: PersonID) -> String { "{p:\(id.rawValue)}:steps" }
+    /// The same places by where they are, a geo set of "first_ms,lat,lon" (the exact coordinates are the member's; the
+    /// geohash only finds them), kept beside the list in its writes.
+    static func footstepPlaces(_ id: PersonID) -> String { "{p:\(id.rawValue)}:stepgeo" }
     static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"

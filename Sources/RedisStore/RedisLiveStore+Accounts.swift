@@ -57,7 +57,8 @@ extension RedisLiveStore {
         commands += ids(6).map { ["SREM", RedisKeys.liveFrom($0), id.rawValue] }
         commands += ids(7).map { ["HDEL", RedisKeys.live($0), id.rawValue] }
         commands += [RedisKeys.person(id), RedisKeys.fix(id), RedisKeys.asks(id), RedisKeys.askedBy(id), RedisKeys.blocks(id),
-                     RedisKeys.blockedBy(id), RedisKeys.tokens(id), RedisKeys.live(id), RedisKeys.liveFrom(id), RedisKeys.footsteps(id)].map { ["DEL", $0] }
+                     RedisKeys.blockedBy(id), RedisKeys.tokens(id), RedisKeys.live(id), RedisKeys.liveFrom(id), RedisKeys.footsteps(id),
+                     RedisKeys.footstepPlaces(id)].map { ["DEL", $0] }
         commands.append(["ZREM", RedisKeys.people, id.rawValue])
         try write(commands, announcing: [.change(.removed(id))])
         try removeSnaps(of: id)

@@ -26,6 +26,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("matching", MatchingBenchmark.run),
     ("delivery", DeliveryBenchmark.run),
     ("footsteps", FootstepsBenchmark.run),
+    ("footsteps-frame", FootstepsFrameBenchmark.run),
     ("poses", PosesBenchmark.run),
 ]
 // As `snapmap` does: its in-process renders take the same allocator settings.

@@ -84,4 +84,46 @@ extension StoreConformance {
         #expect(try store.addPerson(person("hal"), settings: .newPerson) && !store.footstepsOn(hal) && store.footsteps(of: hal).isEmpty,
                 "a deleted account takes its Footsteps along")
     }
+
+    /// The places inside a box, through the store's index, are those of the whole history inside it, for random boxes
+    /// from a street's width to the world, with another person's places in the same streets; after the year drops some,
+    /// after a clear and after the account goes, the index holds what the history holds.
+    static func footstepsByPlace(_ store: any LiveStore) throws {
+        let (ivy, jon) = (try PersonID("ivy"), try PersonID("jon"))
+        for id in [ivy, jon] {
+            _ = try store.addPerson(person(id.rawValue), settings: .newPerson)
+            try store.setFootsteps(on: true, of: id)
+        }
+        var random = SplitMix64(seed: 29)
+        for index in 0..<120 {
+            for id in [ivy, jon] {
+                let at = Double(index * 700) + (id == ivy ? 0 : 1)
+                _ = try store.recordFix(fix(.random(in: 40.68...40.74, using: &random), .random(in: -73.99 ... -73.92, using: &random), at: at), of: id)
+            }
+        }
+        func check(_ id: PersonID, _ moment: String) throws {
+            let all = try store.footsteps(of: id).map(\.coordinate)
+            var hits = 0
+            for size in [0.0005, 0.005, 0.02, 0.06, 400] {
+                let (lat, lon) = (Double.random(in: 40.68...40.74, using: &random), Double.random(in: -73.99 ... -73.92, using: &random))
+                let box = try GeoBoundingBox(west: max(lon - size, -180), south: max(lat - size / 2, -90), east: min(lon + size, 180), north: min(lat + size / 2, 90))
+                let expected = all.filter { (box.south...box.north).contains($0.lat) && (box.west...box.east).contains($0.lon) }
+                let found = try store.footsteps(of: id, in: box)
+                #expect(found.count == expected.count && Set(found) == Set(expected), "\(moment): \(found.count) places in \(box), \(expected.count) expected")
+                hits += found.count
+            }
+            #expect(all.isEmpty || hits > 0, "\(moment): the boxes found places")
+        }
+        try check(ivy, "kept")
+        #expect(try store.footsteps(of: ivy).count > 100)
+        _ = try store.recordFix(fix(40.7100, -73.9500, at: Footsteps.keptFor + 30_000), of: ivy)
+        #expect(try (1..<100).contains(store.footsteps(of: ivy).count), "the year dropped some places")
+        try check(ivy, "after the year")
+        #expect(try store.clearFootsteps(of: ivy) > 0)
+        try check(ivy, "cleared")
+        #expect(try store.footsteps(of: ivy, in: GeoBoundingBox(west: -180, south: -90, east: 180, north: 90)).isEmpty)
+        try check(jon, "another's")
+        #expect(try store.removePerson(jon) && store.addPerson(person("jon"), settings: .newPerson))
+        #expect(try store.footsteps(of: jon, in: GeoBoundingBox(west: -180, south: -90, east: 180, north: 90)).isEmpty, "a deleted account's places go")
+    }
 }

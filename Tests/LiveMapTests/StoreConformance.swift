@@ -103,6 +103,7 @@ enum StoreConformance {
         try accountsAndStanding(store, ann, bob, cat)
         try liveShares(store)
         try footsteps(store)
+        try footstepsByPlace(store)
         try motionAndBirthday(store)
     }
 

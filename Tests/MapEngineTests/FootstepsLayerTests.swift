@@ -33,6 +33,37 @@ struct FootstepsLayerTests {
         #expect(changed > 500 && tintColoured > changed / 3, "\(changed) pixels changed, \(tintColoured) of them the tint")
     }
 
+    /// A frame reads only the places inside `footstepsBounds`: for random viewports (zoom 13 to 18, sizes and scales
+    /// of all sorts) and places scattered over and around the bounds (a third of their size beyond each side), what the
+    /// tint is drawn from (every piece of street it tints, hashed) is the same from the places inside as from them all.
+    @Test func aFrameIsTintedFromThePlacesInsideItsFootstepsBoundsAlone() throws {
+        let engine = try EngineFixture.engine.get()
+        let now = engine.scene.capturedAt
+        var random = SplitMix64(seed: 29)
+        var (tinted, left) = (0, 0)
+        for _ in 0..<30 {
+            let viewport = try Viewport(center: Coordinate(lat: .random(in: 40.70...40.73, using: &random), lon: .random(in: -73.97 ... -73.93, using: &random)),
+                                        zoom: .random(in: 13...18, using: &random),
+                                        size: ScreenSize(width: .random(in: 40...400, using: &random).rounded(), height: .random(in: 40...800, using: &random).rounded()),
+                                        scale: [1, 2, 3][Int.random(in: 0...2, using: &random)])
+            let layers: Set<MapLayer> = [.base, .footsteps]
+            let box = try #require(engine.footstepsBounds(viewport, layers: layers))
+            let (height, width) = (box.north - box.south, box.east - box.west)
+            let places = (0..<400).map { _ in
+                (lat: Double.random(in: (box.south - height / 3)...(box.north + height / 3), using: &random),
+                 lon: Double.random(in: (box.west - width / 3)...(box.east + width / 3), using: &random))
+            }
+            let inside = places.filter { (box.south...box.north).contains($0.lat) && (box.west...box.east).contains($0.lon) }
+            let project = { (places: [(lat: Double, lon: Double)]) in places.map { WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon) } }
+            let all = try engine.frameInputs(viewport, layers: layers, layout: nil, friends: [], now: now, places: project(places))
+            #expect(try engine.frameInputs(viewport, layers: layers, layout: nil, friends: [], now: now, places: project(inside)) == all, "\(viewport)")
+            tinted += try all == engine.frameInputs(viewport, layers: layers, layout: nil, friends: [], now: now) ? 0 : 1
+            left += places.count - inside.count
+        }
+        #expect(tinted > 20 && left > 0, "\(tinted) of the frames tinted, \(left) places left out")
+        #expect(engine.footstepsBounds(engine.scene.viewport, layers: [.base]) == nil && engine.footstepsBounds(engine.scene.viewport, layers: [.footsteps]) == nil)
+    }
+
     @Test func withoutPlacesOrWithoutTheLayerTheFrameIsUnchanged() throws {
         let engine = try EngineFixture.engine.get()
         let now = engine.scene.capturedAt

@@ -57,9 +57,10 @@ struct MapLibreBrowserTests {
         #expect(text.contains("sampled water/land/park points agree") && text.contains("friends and groups shown") && text.contains("station marks"), "\(text)")
     }
 
-    /// Each Actionmoji pose the layout names gets its mark on the MapLibre page, in its colour where the raster pins draw
-    /// it: Jordan driving, Eli flying, Theo's birthday and Priya asleep, at make run's posed clock (01:30 in New York).
-    @Test func mapLibreMarksEachPoseWhereTheRasterPinsDrawIt() throws {
+    /// Each Actionmoji pose the layout names gets its mark on the MapLibre page and on the Leaflet page, in its colour
+    /// where the raster pins draw it: Jordan driving, Eli flying, Theo's birthday and Priya asleep, at make run's posed
+    /// clock (01:30 in New York).
+    @Test func mapLibreAndLeafletMarkEachPoseWhereTheRasterPinsDrawIt() throws {
         let clock = "2026-11-30T06:30:00Z"
         let server = try ServerFixture(serveOptions: ["--clock", clock])
         try server.operate("locate", "jordan", "--at", "40.71674,-73.96553", "--taken", "2026-11-30T06:29:20Z", "--activity", "automotive",
@@ -68,8 +69,10 @@ struct MapLibreBrowserTests {
         try server.operate("locate", "priya", "--at", "40.7216,-73.9616", "--taken", "2026-11-30T04:40:00Z", "--activity", "still", "--clock", clock)
         try server.operate("birthday", "theo", "--set", "11-30")
         let screenshot = server.root.appendingPathComponent(".build/maplibre-poses.png")
-        let (status, text) = try runBrowserScript("poses_test.py", root: server.root, [server.base.absoluteString, server.token, screenshot.path])
+        let leaflet = server.root.appendingPathComponent(".build/leaflet-poses.png")
+        let (status, text) = try runBrowserScript("poses_test.py", root: server.root,
+                                                  [server.base.absoluteString, server.token, screenshot.path, leaflet.path])
         #expect(status == 0, "\(text)")
-        #expect(text.contains("all four poses marked"), "\(text)")
+        #expect(text.contains("all four poses marked on both pages") && text.contains("Leaflet: jordan driving"), "\(text)")
     }
 }
