@@ -4,7 +4,7 @@ import Foundation
 /// `OrderBook` needs and no more. Implementations keep what they are given (the book validates), are durable (a
 /// returned write survives a crash, or on Redis Cluster a master's failover), tell their change feed of every
 /// order added or moved (`LiveBusMessage.order`, so other processes tell its customer's streams), and lose an
-/// order with its customer's or Dasher's account. `OrderStoreConformance` (LiveMapTests) runs against each.
+/// order with its customer's or Dasher's account. The order tests (`OrderBookTests`, `LiveDrivesTests`) run on each.
 public protocol OrderStore: AnyObject, Sendable {
     /// Adds `order`; false when its id is taken (nothing changes). An unknown customer or Dasher is `notFound`
     /// naming them, and adds nothing.

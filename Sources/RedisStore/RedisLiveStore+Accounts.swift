@@ -47,6 +47,7 @@ extension RedisLiveStore {
                               ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
                               ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
         guard facts[0].integer == 1 else { return false }
+        try removeOrders(of: id)
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
         var commands: [[String]] = []
         commands += ids(1).map { ["SREM", RedisKeys.askedBy($0), id.rawValue] }
