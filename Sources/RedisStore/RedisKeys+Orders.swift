@@ -3,12 +3,17 @@ import GeoCore
 import LiveMap
 
 /// Delivery orders' keys. An order is one hash in its own slot (`{o:ID}`): the customer reads it by id alone, and a
-/// move is a compare-and-set on that one key. Each party's slot keeps an index of the orders they are in, for the
-/// Dasher's drives and for deleting an account.
+/// move is a compare-and-set on that one key. Each party's slot keeps an index of the orders they are in, for deleting
+/// an account, and the Dasher's one set of order ids a state, so a fix reads only the orders being driven, however
+/// many the Dasher delivered before. Indexes may name more than is so (an order gone or moved on): readers check.
 extension RedisKeys {
     static func order(_ id: String) -> String { "{o:\(id)}" }
-    /// The ids of the orders the person is the customer or the Dasher of (may name an order that is gone: readers check).
+    /// The ids of the orders the person is the customer or the Dasher of.
     static func orders(_ id: PersonID) -> String { "{p:\(id.rawValue)}:orders" }
+    /// The ids of the orders the person delivers that are in `state`.
+    static func dashing(_ id: PersonID, _ state: String) -> String { "{p:\(id.rawValue)}:dashing:\(state)" }
+    /// The states that have a `dashing` set of the person (for deleting them).
+    static func dashingStates(_ id: PersonID) -> String { "{p:\(id.rawValue)}:dashing" }
 
     static let orderFields = ["store", "customer", "dasher", "items", "from_lat", "from_lon", "to_lat", "to_lon", "state", "entered"]
 

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import LiveMap
 import Orders
+import RedisStore
 import Testing
 
 /// Orders in the live store, on SQLite and on Redis Cluster alike: read back as written, moved only in turn (two
@@ -113,6 +114,23 @@ import Testing
                 #expect(try world.book.driving(by: dasher).contains { $0.order.id == model.id } == model.state.isDriving)
             }
         }
+    }
+
+    /// On Redis Cluster a Dasher's fix reads only the orders being driven, however many the Dasher delivered before:
+    /// their sets of heading and nearby orders (what `driving` reads) hold just those, as Redis itself lists them.
+    @Test func onRedisADashersDrivingOrdersAreReadWithoutTheirPastOnes() throws {
+        let world = try OrderWorld(.redis, ["sam", "marcus"])
+        let marcus = try PersonID(world.id("marcus"))
+        for index in 0..<6 {
+            let order = try Self.order(world.id("past\(index)"), customer: world.id("sam"), dasher: marcus.rawValue)
+            try world.book.create(StoredOrder(order, from: Self.store, to: Self.home))
+            let events: [OrderEvent] = index == 5 ? [.confirm, .pickup] : index.isMultiple(of: 2) ? [.confirm, .pickup, .dropoff] : [.cancel]
+            for (step, event) in events.enumerated() { try world.book.apply(event, to: order.id, at: Self.t0.addingTimeInterval(Double(step))) }
+        }
+        let redis = try RedisCluster(seeds: RedisCluster.seeds(from: OrderStoreKind.cluster.get().url))
+        let sets = try redis.run(["heading", "nearby"].map { ["SMEMBERS", "{p:\(marcus)}:dashing:\($0)"] }).flatMap { $0.elements.compactMap(\.text) }
+        #expect(sets == [world.id("past5")], "the Dasher's driving sets: \(sets)")
+        #expect(try world.book.driving(by: marcus).map(\.order.id.rawValue) == [world.id("past5")])
     }
 
     @Test(arguments: OrderStoreKind.allCases)
