@@ -21,7 +21,8 @@ extension RedisLiveStore: OrderStore {
             try dropIndexes(of: order, unlessIn: self.order(order.id))
             return false
         }
-        // An account deleted while the order was written may have missed its index: the order goes with it.
+        // A party's account deleted meanwhile: if its key went before this check, the order goes here; if after, the
+        // deletion reads the index written above (`removeOrders` runs after the person's key is gone) and takes it.
         let still = try read(parties.map { ["EXISTS", RedisKeys.person($0)] })
         if let gone = zip(parties, still).first(where: { $0.1.integer != 1 }) {
             try write([["DEL", RedisKeys.order(order.id)]] + parties.map { ["SREM", RedisKeys.orders($0), order.id] })
@@ -57,7 +58,7 @@ extension RedisLiveStore: OrderStore {
     }
 
     /// Deletes every order `id` is the customer or the Dasher of, and their entries in the other party's indexes, and
-    /// `id`'s own indexes (part of removing the person).
+    /// `id`'s own indexes (part of removing the person, after the person's key is gone: see `addOrder`).
     func removeOrders(of id: PersonID) throws {
         let own = try read([["SMEMBERS", RedisKeys.orders(id)], ["SMEMBERS", RedisKeys.dashingStates(id)]])
         let ids = own[0].elements.compactMap(\.text)
