@@ -170,10 +170,3 @@ extension LiveView: LiveStore {
         return index < asks.count && asks[index].to == to ? asks[index] : nil
     }
 }
-
-extension LiveMapService {
-    /// The SQLite file under the service's store, whether or not a view stands in front of it (nil on Redis Cluster).
-    public var sqliteStore: SQLiteLiveStore? {
-        (store as? SQLiteLiveStore) ?? ((store as? LiveView)?.store as? SQLiteLiveStore)
-    }
-}

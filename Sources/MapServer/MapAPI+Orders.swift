@@ -8,8 +8,8 @@ import Routing
 /// `/v1/me/orders/{id}`: an order as its customer or its Dasher reads it, and the Dasher's pickup and drop-off.
 /// Anyone else, and any id the store does not hold, gets the same 404, byte for byte.
 extension MapAPI {
-    /// The orders of the live store; nil on a store that keeps none (Redis Cluster, so far), where no order exists.
-    var orderBook: OrderBook? { live.sqliteStore.map(OrderBook.init) }
+    /// The orders of the live store (SQLite or Redis Cluster); nil on a store that keeps none, where no order exists.
+    var orderBook: OrderBook? { live.orderStore.map { OrderBook(store: $0) } }
 
     /// The one answer for an order the caller may not read or that does not exist.
     static let noOrder = json(404, ["error": "no such order of yours"])
@@ -18,7 +18,7 @@ extension MapAPI {
     /// `baseMapData`) at `Data/routing/speeds.json`'s speeds: the network is built beside the server from its first
     /// need (an order heard of, a Dasher's fix for an order, a tracking map).
     static func drives(engine: MapEngine, live: LiveMapService, baseMapData: String) -> LiveDrives? {
-        guard let store = live.sqliteStore else { return nil }
+        guard let store = live.orderStore else { return nil }
         let (streets, speeds) = (engine.baseMap.store.streets, engine.paths.streetSpeedsFile)
         let network = StreetNetwork.shared(baseMapData + fingerprint(speeds)) { try Router(streets: streets, speedsFile: speeds) }
         let drives = LiveDrives(book: OrderBook(store: store), network: network)
@@ -29,11 +29,11 @@ extension MapAPI {
         return drives
     }
 
-    /// Orders placed or moved by another process (the operator's `orders …`, a second server on the same file),
-    /// heard through the store's change log, reach their customer's streams as this server's own moves do, and a
-    /// finished order's drive is forgotten here too.
+    /// Orders placed or moved by another process (the operator's `orders …`, a second server on the same store),
+    /// heard through the store's change log (SQLite) or its sharded pub/sub (Redis Cluster), reach their customer's
+    /// streams as this server's own moves do, and a finished order's drive is forgotten here too.
     static func followOrders(live: LiveMapService, drives: LiveDrives?, events: EventHub) {
-        guard let store = live.sqliteStore else { return }
+        guard let store = live.orderStore else { return }
         let book = OrderBook(store: store)
         live.observeOrders { notice in
             drives?.prepare()

@@ -15,14 +15,15 @@ public struct StoredOrder: Sendable, Equatable {
     }
 }
 
-/// Orders kept in the live store (its SQLite file): created, read back, and moved through their life one event
-/// at a time. A move is written only if nobody moved the order since it was read, so two events racing on one
-/// order never both apply; the loser is refused as any event out of turn is, naming the state it found.
+/// Orders kept in the live store (its SQLite file or Redis Cluster): created, read back, and moved through their
+/// life one event at a time. A move is written only if nobody moved the order since it was read (the store's
+/// compare-and-set), so two events racing on one order never both apply; the loser is refused as any event out of
+/// turn is, naming the state it found.
 public struct OrderBook: Sendable {
-    private let store: SQLiteLiveStore
+    private let store: any OrderStore
 
     /// The orders of `store`.
-    public init(store: SQLiteLiveStore) {
+    public init(store: any OrderStore) {
         self.store = store
     }
 

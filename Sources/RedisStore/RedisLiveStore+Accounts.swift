@@ -46,7 +46,8 @@ extension RedisLiveStore {
         let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
                               ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
                               ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
-        guard facts[0].integer == 1 else { return false }
+        // A removal that failed after the person's key went is finished by trying it again: their orders go last.
+        guard facts[0].integer == 1 else { try removeOrders(of: id); return false }
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
         var commands: [[String]] = []
         commands += ids(1).map { ["SREM", RedisKeys.askedBy($0), id.rawValue] }
@@ -61,6 +62,7 @@ extension RedisLiveStore {
                      RedisKeys.footstepPlaces(id)].map { ["DEL", $0] }
         commands.append(["ZREM", RedisKeys.people, id.rawValue])
         try write(commands, announcing: [.change(.removed(id))])
+        try removeOrders(of: id)
         try removeSnaps(of: id)
         return true
     }

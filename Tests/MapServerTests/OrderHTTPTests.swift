@@ -91,24 +91,6 @@ import Testing
         return (tokens.0, tokens.1, tokens.2, try #require(ISO8601DateFormatter().date(from: entered["heading"] ?? "")))
     }
 
-    /// Points every `spacing` metres along a GeoJSON line (`[lon, lat]` pairs), by an equirectangular measure.
-    static func along(_ line: [[Double]], every spacing: Double) -> [(lat: Double, lon: Double)] {
-        var points: [(lat: Double, lon: Double)] = [(line[0][1], line[0][0])]
-        var carried = 0.0
-        for (a, b) in zip(line, line.dropFirst()) {
-            let k = cos(a[1] * .pi / 180) * 111_320.0
-            let length = hypot((b[0] - a[0]) * k, (b[1] - a[1]) * 110_540.0)
-            var at = spacing - carried
-            while at <= length {
-                points.append((a[1] + (b[1] - a[1]) * at / length, a[0] + (b[0] - a[0]) * at / length))
-                at += spacing
-            }
-            carried = length - (at - spacing)
-        }
-        points.append((line[line.count - 1][1], line[line.count - 1][0]))
-        return points
-    }
-
     @Test func aDashersFixesMoveTheOrderToNearbyAndOnlyItsCustomerSeesWhere() async throws {
         let server = try self.server
         let order = "drive-\(UUID().uuidString.prefix(6).lowercased())"
@@ -122,7 +104,7 @@ import Testing
         let route = try #require(try JSONSerialization.jsonObject(with: Data(server.operate("orders", "route", "--from", Self.store, "--to", Self.home).utf8)) as? [String: Any])
         let line = try #require((route["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
         let length = try #require((route["properties"] as? [String: Double])?["lengthMeters"])
-        let fixes = Self.along(line, every: length / 15)
+        let fixes = RouteWalk.along(line, every: length / 15)
         let start = pickup.addingTimeInterval(-5 * Double(fixes.count))
         for (i, fix) in fixes.enumerated() {
             let at = ISO8601DateFormatter().string(from: start.addingTimeInterval(5 * Double(i)))

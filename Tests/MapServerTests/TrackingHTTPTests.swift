@@ -97,7 +97,7 @@ import Testing
 
         let events = try EventStream(server: server, token: customer)
         #expect(events.read(until: "event: ready", timeout: 120), "a loaded full run can take long to open a stream")
-        let fixes = OrderHTTPTests.along(line, every: length / 15)
+        let fixes = RouteWalk.along(line, every: length / 15)
         let start = try await pickUp(server, id, dasher: dasher, count: fixes.count)
         let half = fixes.count / 2
         try await drive(server, fixes[..<half], from: start, leaving: length - length / 15 * Double(half - 1), dasher: dasher, events: events, order: id)
@@ -142,7 +142,7 @@ import Testing
         let base = "/v1/me/orders/\(id)"
         let events = try EventStream(server: server, token: customer)
         #expect(events.read(until: "event: ready", timeout: 120), "a loaded full run can take long to open a stream")
-        let fixes = OrderHTTPTests.along(line, every: length / 10)
+        let fixes = RouteWalk.along(line, every: length / 10)
         let start = try await pickUp(server, id, dasher: dasher, count: fixes.count)
         try await drive(server, fixes[..<4], from: start, leaving: length - length / 10 * 3, dasher: dasher, events: events, order: id)
         func answers() async throws -> [Data] {

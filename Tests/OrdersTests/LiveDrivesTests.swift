@@ -15,11 +15,13 @@ import Testing
         }
     }
 
-    @Test func aDashersFixesTurnTheOrderNearbyAndADeletedCustomersDriveIsForgotten() async throws {
+    @Test(arguments: OrderStoreKind.allCases)
+    func aDashersFixesTurnTheOrderNearbyAndADeletedCustomersDriveIsForgotten(_ kind: OrderStoreKind) async throws {
         let router = try DriveTrackerTests.router.get()
-        let (_, book, live) = try OrderBookTests.book(["cora", "dash"])
-        let t0 = OrderBookTests.t0
-        let order = try Order(id: OrderID("o1"), storeName: "Lucia's", customer: PersonID("cora"), dasher: PersonID("dash"), items: ["Pie"], at: t0)
+        let world = try OrderWorld(kind, ["cora", "dash"])
+        let (book, live, t0) = (world.book, world.live, OrderBookTests.t0)
+        let (cora, dash) = (try PersonID(world.id("cora")), try PersonID(world.id("dash")))
+        let order = try Order(id: OrderID(world.id("o1")), storeName: "Lucia's", customer: cora, dasher: dash, items: ["Pie"], at: t0)
         try book.create(StoredOrder(order, from: DriveTrackerTests.store, to: DriveTrackerTests.home))
         try book.apply(.confirm, to: order.id, at: t0.addingTimeInterval(60))
         try book.apply(.pickup, to: order.id, at: t0.addingTimeInterval(120))
@@ -33,7 +35,7 @@ import Testing
         for fix in drive.fixes {
             let location = try LocationFix(coordinate: WebMercator.unprojectUnchecked(fix.point), accuracyMeters: 10,
                                            takenAt: t0.addingTimeInterval(120 + fix.time))
-            let moved = await Self.add(drives, location, of: try PersonID("dash"))
+            let moved = await Self.add(drives, location, of: dash)
             #expect(moved.count == 1 && moved.first?.order.id == order.id)
             last = moved.first?.view
         }
@@ -43,8 +45,8 @@ import Testing
         #expect(seen.state == .nearby && seen.dasher != nil && left < 0.25 * route.length)
         let nearby = try #require(try book.order(order.id)?.order)
         #expect(drives.view(of: nearby) == seen, "asked later, the customer's answer is the one the last fix gave, Arrives included")
-        try live.removePerson("cora")
-        drives.forget(try PersonID("cora"))
+        try live.removePerson(cora.rawValue)
+        drives.forget(cora)
         #expect(drives.view(of: nearby) == nil, "the deleted customer's drive left memory")
     }
 
@@ -52,9 +54,10 @@ import Testing
     /// waits on the drives' own queue; once it is built the fix is taken and the map is answered.
     @Test func whileTheNetworkIsBuiltTheMapIsRefusedAtOnceAndFixesWait() async throws {
         let router = try DriveTrackerTests.router.get()
-        let (_, book, _) = try OrderBookTests.book(["cora", "dash"])
-        let t0 = OrderBookTests.t0
-        let order = try Order(id: OrderID("o2"), storeName: "Lucia's", customer: PersonID("cora"), dasher: PersonID("dash"), items: ["Pie"], at: t0)
+        let world = try OrderWorld(.sqlite, ["cora", "dash"])
+        let (book, t0) = (world.book, OrderBookTests.t0)
+        let dasher = try PersonID(world.id("dash"))
+        let order = try Order(id: OrderID(world.id("o2")), storeName: "Lucia's", customer: PersonID(world.id("cora")), dasher: dasher, items: ["Pie"], at: t0)
         let stored = StoredOrder(order, from: DriveTrackerTests.store, to: DriveTrackerTests.home)
         try book.create(stored)
         try book.apply(.confirm, to: order.id, at: t0.addingTimeInterval(60))
@@ -66,7 +69,6 @@ import Testing
         })
         #expect(throws: StreetsNotReady.self) { try drives.map(of: picked) }
         let fix = try LocationFix(coordinate: DriveTrackerTests.store, accuracyMeters: 10, takenAt: t0.addingTimeInterval(125))
-        let dasher = try PersonID("dash")
         let moved = Task { await Self.add(drives, fix, of: dasher) }
         #expect(throws: StreetsNotReady.self, "the fix waits; nobody else does") { try drives.map(of: picked) }
         gate.signal()

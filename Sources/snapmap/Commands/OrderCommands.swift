@@ -22,7 +22,7 @@ let ordersCommand = Command(
     summary: "delivery orders: route --from LAT,LON --to LAT,LON (the fastest drive on the streets, a GeoJSON LineString Feature); "
         + "create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON; show ID; confirm|pickup|nearby|dropoff|cancel ID",
     usage: "orders route --from LAT,LON --to LAT,LON [--data DIR] | orders create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON "
-        + "| orders show ID | orders confirm|pickup|nearby|dropoff|cancel ID  [--clock ISO8601|scene] [--db PATH]",
+        + "| orders show ID | orders confirm|pickup|nearby|dropoff|cancel ID  [--clock ISO8601|scene] [--db PATH | --store redis://HOST:PORT[,…]]",
     options: [
         .value("from", "LAT,LON", "where the drive starts, the store (snapped to the nearest street within 500 m)"),
         .value("to", "LAT,LON", "where the drive ends, the customer's door (snapped likewise)"),

@@ -20,9 +20,7 @@ enum StoredOrders {
             throw UsageError(description: "expected route, or one of \(actions.joined(separator: ", ")) and an order id")
         }
         let (_, _, live, now) = try LiveOptions.live(options)
-        guard let store = live.sqliteStore else {
-            throw UsageError(description: "orders are kept in the SQLite store only so far: give --db, not --store")
-        }
+        guard let store = live.orderStore else { throw UsageError(description: "this live store keeps no orders") }
         let book = OrderBook(store: store)
         do {
             let id = try OrderID(arguments[1])
