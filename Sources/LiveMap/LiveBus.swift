@@ -16,6 +16,12 @@ public enum LiveBusMessage: Hashable, Sendable {
 public struct OrderNotice: Hashable, Sendable {
     public let order: String
     public let customer: PersonID
+
+    /// The notice that `order` of `customer` changed (made by the stores of other modules: Redis Cluster's).
+    public init(order: String, customer: PersonID) {
+        self.order = order
+        self.customer = customer
+    }
 }
 
 /// Carries changes between snapmap replicas that share a store, so that a move received by one reaches the

@@ -69,8 +69,14 @@ import Testing
         return try #require(ISO8601DateFormatter().date(from: entered["heading"] ?? "")).addingTimeInterval(-5 * Double(count))
     }
 
+    /// The order's tracking layout as its customer gets it; asked again after `Retry-After`, as a phone does, while
+    /// the server is still building its street network (the first order of the shared server starts it).
     private func layout(_ server: ServerFixture, _ order: String, _ token: String) async throws -> (Layout, Data) {
-        let (status, _, body) = try await server.fetch("/v1/me/orders/\(order)/layout.json", token: token)
+        var (status, headers, body) = try await server.fetch("/v1/me/orders/\(order)/layout.json", token: token)
+        for _ in 0..<120 where status == 503 {
+            try await Task.sleep(for: .seconds(Double(headers["retry-after"].flatMap(Int.init) ?? 1)))
+            (status, headers, body) = try await server.fetch("/v1/me/orders/\(order)/layout.json", token: token)
+        }
         #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
         return (try JSONDecoder().decode(Layout.self, from: body), body)
     }
