@@ -91,6 +91,12 @@ struct CellGrid {
         start[row * self.columns + columns.lowerBound]..<start[row * self.columns + columns.upperBound + 1]
     }
 
+    /// The point in a slot.
+    @inline(__always) func item(_ slot: Int) -> Int { items[slot] }
+
+    /// The slots of the points of `cell` still in the grid.
+    @inline(__always) func live(_ cell: Int) -> Range<Int> { start[cell]..<end[cell] }
+
     /// Where a point sits in `items` (its slot); `items[slot(of: p)] == p`.
     @inline(__always) func slot(of point: Int) -> Int { position[point] }
 
