@@ -20,10 +20,11 @@ public final class BaseMapRenderer: Sendable {
     }
 
     /// A new canvas of the view's size with the base map drawn: as a tile, or (`asFrame`) as a whole frame, whose
-    /// names are never cut at its edge (place names are then the caller's, see `draw`).
-    public func render(_ view: MapView, asFrame: Bool = false) throws(RasterError) -> Canvas {
+    /// names are never cut at its edge (place names are then the caller's, see `draw`) and street names and station
+    /// marks keep clear of `reserved` (frame pixels).
+    public func render(_ view: MapView, asFrame: Bool = false, reserved: [Rect] = []) throws(RasterError) -> Canvas {
         let canvas = try Canvas(width: view.width, height: view.height, background: style.water)
-        draw(into: canvas, view: view, frame: asFrame ? view : nil)
+        draw(into: canvas, view: view, frame: asFrame ? view : nil, reserved: reserved)
         return canvas
     }
 
@@ -85,10 +86,13 @@ public final class BaseMapRenderer: Sendable {
         let kept = frame == nil ? [] : reserved.map { Rect(x: $0.x + shift.x, y: $0.y + shift.y, width: $0.width, height: $0.height) }
         let marks = style.places.map { StationMarks(store: store, look: $0.stationMark, view: view, reserved: kept) }
         let streetNames = view.zoom >= style.labels.minZoom
-        guard let places = style.places, frame == nil || streetNames else { return (marks, [], nil) }
-        let placed = PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: labelArea).place()
+        // A style without place names (the tracking map's) still names its streets.
+        let placed = style.places.map { places in
+            frame == nil || streetNames ? PlaceLabeler(store: store, places: places, font: labelFont, view: view, labelArea: labelArea).place() : []
+        } ?? []
         guard streetNames else { return (marks, placed, nil) }
-        let obstacles = (marks?.boxes() ?? []) + placed.map { $0.box.outset(by: places.padding * view.scale) } + kept
+        let padding = (style.places?.padding ?? 0) * view.scale
+        let obstacles = (marks?.boxes() ?? []) + placed.map { $0.box.outset(by: padding) } + kept
         return (marks, placed, StreetLabeler(store: store, style: style, font: labelFont, view: view, obstacles: obstacles, labelArea: labelArea))
     }
 

@@ -128,8 +128,10 @@ public final class DeliveryTracker: Sendable {
         try engine.checkFrame(viewport)
         let view = MapView(viewport: viewport)
         let map = try trackingMap
-        let canvas = try map.render(view, asFrame: true)
-        map.drawPlaceNames(map.placeNames(for: view), of: view, avoiding: [], into: canvas)
+        // Names keep clear of the sheet (and of a credit, when the style draws one), as a friends' frame's do.
+        let reserved = engine.reservedBoxes(viewport, map: map)
+        let canvas = try map.render(view, asFrame: true, reserved: reserved)
+        map.drawPlaceNames(map.placeNames(for: view), of: view, avoiding: reserved, into: canvas)
         return canvas
     }
 

@@ -1,3 +1,4 @@
+import BaseMap
 import Foundation
 import GeoCore
 import MapScene
@@ -68,11 +69,11 @@ extension MapEngine {
         baseMap.drawAttribution(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale), into: canvas)
     }
 
-    /// What place names keep clear of in a frame, in its pixels: the credit's plate and the bottom inset (under the
-    /// phone's own controls).
-    func reservedBoxes(_ viewport: Viewport) -> [Rect] {
+    /// What names keep clear of in a frame of `viewport` drawn by `map` (the base map when nil), in its pixels: the
+    /// credit's plate (when its style draws one) and the bottom inset (the phone's own controls, a tracking sheet).
+    public func reservedBoxes(_ viewport: Viewport, map: BaseMapRenderer? = nil) -> [Rect] {
         let bottom = ScreenRect(x: 0, y: viewport.size.height - viewport.insets.bottom, width: viewport.size.width, height: viewport.insets.bottom)
-        let credit = baseMap.attributionBox(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale))
+        let credit = (map ?? baseMap).attributionBox(scale: viewport.scale, free: viewport.freeRect.pixels(scale: viewport.scale))
         return [credit, viewport.insets.bottom > 0 ? bottom.pixels(scale: viewport.scale) : nil].compactMap { $0 }
     }
 

@@ -7,13 +7,14 @@ struct CellGrid {
     let originX: Double, originY: Double
     let cellWidth: Double, cellHeight: Double
     let columns: Int, rows: Int
-    /// The points of cell `c` still in the grid are `items[start[c]..<end[c]]`, in no particular order.
-    private(set) var start: [Int]
-    private(set) var end: [Int]
-    private(set) var items: [Int]
+    /// The points of cell `c` still in the grid are `items[start[c]..<end[c]]`, in no particular order. Indices are
+    /// 32-bit (half the memory to read; a grid holds fewer than 2^31 points).
+    private var start: [Int32]
+    private var end: [Int32]
+    private var items: [Int32]
     /// Each point's cell and place in `items`.
-    private var cellOf: [Int]
-    private var position: [Int]
+    private var cellOf: [Int32]
+    private var position: [Int32]
 
     init(xs: [Double], ys: [Double], cellSize: Double) {
         var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
@@ -34,19 +35,22 @@ struct CellGrid {
         (originX, originY) = (minX.isFinite ? minX : 0, minY.isFinite ? minY : 0)
         cellWidth = width > 0 && width.isFinite ? width / Double(columns) : max(side, 1)
         cellHeight = height > 0 && height.isFinite ? height / Double(rows) : max(side, 1)
-        var start = [Int](repeating: 0, count: columns * rows + 1)
-        var cellOf = [Int](repeating: 0, count: xs.count)
+        precondition(xs.count < Int(Int32.max), "a grid holds fewer than 2^31 points")
+        var start = [Int32](repeating: 0, count: columns * rows + 1)
+        var cellOf = [Int32](repeating: 0, count: xs.count)
         for index in xs.indices {
-            cellOf[index] = Self.cell(xs[index], ys[index], originX, originY, cellWidth, cellHeight, columns, rows)
-            start[cellOf[index] + 1] += 1
+            let cell = Self.cell(xs[index], ys[index], originX, originY, cellWidth, cellHeight, columns, rows)
+            cellOf[index] = Int32(cell)
+            start[cell + 1] += 1
         }
         for cell in 0..<(columns * rows) { start[cell + 1] += start[cell] }
         var fill = start
-        var items = [Int](repeating: 0, count: xs.count)
-        var position = [Int](repeating: 0, count: xs.count)
+        var items = [Int32](repeating: 0, count: xs.count)
+        var position = [Int32](repeating: 0, count: xs.count)
         for index in xs.indices {
-            (items[fill[cellOf[index]]], position[index]) = (index, fill[cellOf[index]])
-            fill[cellOf[index]] += 1
+            let cell = Int(cellOf[index])
+            (items[Int(fill[cell])], position[index]) = (Int32(index), fill[cell])
+            fill[cell] += 1
         }
         self.start = start
         self.end = Array(start.dropFirst())
@@ -57,11 +61,11 @@ struct CellGrid {
 
     /// Takes a point out of the grid (it must be in it).
     mutating func remove(_ point: Int) {
-        let cell = cellOf[point]
+        let cell = Int(cellOf[point])
         let (at, last) = (position[point], end[cell] - 1)
-        let moved = items[last]
-        (items[at], items[last]) = (moved, point)
-        (position[moved], position[point]) = (at, last)
+        let moved = items[Int(last)]
+        (items[Int(at)], items[Int(last)]) = (moved, Int32(point))
+        (position[Int(moved)], position[point]) = (at, last)
         end[cell] = last
     }
 
@@ -88,14 +92,20 @@ struct CellGrid {
 
     /// The slots of the cells `columns` of `row` (contiguous, the removed points among them): `items[slots]`.
     @inline(__always) func slots(row: Int, columns: ClosedRange<Int>) -> Range<Int> {
-        start[row * self.columns + columns.lowerBound]..<start[row * self.columns + columns.upperBound + 1]
+        Int(start[row * self.columns + columns.lowerBound])..<Int(start[row * self.columns + columns.upperBound + 1])
     }
 
+    /// The point in a slot.
+    @inline(__always) func item(_ slot: Int) -> Int { Int(items[slot]) }
+
+    /// The slots of the points of `cell` still in the grid.
+    @inline(__always) func live(_ cell: Int) -> Range<Int> { Int(start[cell])..<Int(end[cell]) }
+
     /// Where a point sits in `items` (its slot); `items[slot(of: p)] == p`.
-    @inline(__always) func slot(of point: Int) -> Int { position[point] }
+    @inline(__always) func slot(of point: Int) -> Int { Int(position[point]) }
 
     /// `values` (one per point) in the order of the grid's slots, so that a cell's points are read side by side.
-    func inSlotOrder(_ values: [Double]) -> [Double] { items.map { values[$0] } }
+    func inSlotOrder(_ values: [Double]) -> [Double] { items.map { values[Int($0)] } }
 
     /// Calls `body` once with the slots of each pair of points whose squared distance is below `squared`, from
     /// their coordinates in slot order (`inSlotOrder`), walking the cells in order (each with itself and the four
@@ -106,12 +116,12 @@ struct CellGrid {
                 let cell = row * columns + column
                 let after = column + 1 < columns ? slots(row: row, columns: (column + 1)...(column + 1)) : 0..<0
                 let below = row + 1 < rows ? slots(row: row + 1, columns: max(column - 1, 0)...min(column + 1, columns - 1)) : 0..<0
-                for a in start[cell]..<start[cell + 1] {
+                for a in Int(start[cell])..<Int(start[cell + 1]) {
                     func check(_ b: Int) {
                         let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a])
                         if dx * dx + dy * dy < squared { body(a, b) }
                     }
-                    for b in (a + 1)..<start[cell + 1] { check(b) }
+                    for b in (a + 1)..<Int(start[cell + 1]) { check(b) }
                     for b in after { check(b) }
                     for b in below { check(b) }
                 }

@@ -4,8 +4,9 @@ import GeoCore
 /// nearest first, every ungrouped point closer than the threshold to the group's running centre (the mean of
 /// its members weighted by how many friends each stands for, where the group's avatar is drawn). Groups that end
 /// up closer than the threshold merge, so no two avatars are. Points and groups sit in `CellGrid`s of
-/// threshold-wide cells, so a join or a merge reads nine cells; members are kept in linked lists, so a merge
-/// costs its members' mean and nothing more. Flat arrays throughout: a million points take no allocation each.
+/// threshold-wide cells, so a join or a merge reads nine cells; a seed's members are written side by side as it
+/// takes them and merged groups are chained, so a merge costs its members' mean and nothing more. Flat arrays
+/// throughout: a million points take no allocation each.
 enum PinGrouping {
     struct Group {
         /// Indices into the points, in the order they joined (the seed first).
@@ -33,100 +34,130 @@ enum PinGrouping {
         return (0..<flat.count).map { Group(members: Array(flat.members[flat.start[$0]..<flat.start[$0 + 1]]), centre: ScreenPoint(x: flat.x[$0], y: flat.y[$0])) }
     }
 
+    /// A point as the searches read it, in the grid's slot order: its place (at infinity once taken into a group), its
+    /// weight and its index, side by side, so that a search and a join read one run of memory.
+    private struct Slot {
+        var x: Double, y: Double
+        let weight: Int32, point: Int32
+    }
+
     /// The same groups, of the points (`x[i]`, `y[i]`) weighing `weights[i]`, as flat arrays.
     static func grouped(x: [Double], y: [Double], weights: [Int], threshold: Double) -> Flat {
         // A threshold of zero (or less, or not a number) groups nobody.
         guard threshold > 0, threshold.isFinite else {
             return Flat(x: x, y: y, weight: weights, start: Array(0...x.count), members: Array(x.indices))
         }
-        var lists = MemberLists(count: x.count)
+        precondition(x.count < Int(Int32.max) && weights.allSatisfy { $0 >= 0 && $0 < Int(Int32.max) }, "indices and weights fit in 32 bits")
         var seeds = Flat()
+        seeds.members.reserveCapacity(x.count)
         let grid = CellGrid(xs: x, ys: y, cellSize: threshold)
         let squared = threshold * threshold
         // Points are read by their slots in the grid (a cell's points side by side, its row's cells one after
         // another), not by their index: a search then reads three runs of memory, not each point where it lies.
-        let (sx, sy, point) = (grid.inSlotOrder(x), grid.inSlotOrder(y), grid.items)
-        let sw = point.map { weights[$0] }
-        // Where the searches read the points: a point taken into a group moves to infinity, out of every search.
-        var open = (0..<x.count).map { SIMD2(sx[$0], sy[$0]) }
-        // A seed with no point closer than the threshold at all takes nobody: found for every point in one walk
-        // over the cells, it needs no search of its own.
-        var lonely = [Bool](repeating: true, count: x.count)
-        grid.forEachPair(closerThan: squared, slotXs: sx, slotYs: sy) { a, b in (lonely[a], lonely[b]) = (false, false) }
-        let taken = SIMD2(Double.infinity, Double.infinity)
+        let (sx, sy) = (grid.inSlotOrder(x), grid.inSlotOrder(y))
+        var open = (0..<x.count).map { Slot(x: sx[$0], y: sy[$0], weight: Int32(weights[grid.item($0)]), point: Int32(grid.item($0))) }
+        // Whether each slot's point is taken, and whether it has no point closer than the threshold at all (a seed
+        // that takes nobody, found for every point in one walk over the cells, needs no search of its own): bits,
+        // small enough to stay in cache while the seeds are walked in priority order, at random places.
+        var taken = SlotBits(count: x.count)
+        var lonely = SlotBits(count: x.count, set: true)
+        grid.forEachPair(closerThan: squared, slotXs: sx, slotYs: sy) { a, b in
+            lonely.clear(a)
+            lonely.clear(b)
+        }
+        let gone = Double.infinity
         for seed in x.indices {
             let slot = grid.slot(of: seed)
-            guard open[slot] != taken else { continue }
-            open[slot] = taken
+            guard !taken[slot] else { continue }
+            taken.set(slot)
+            open[slot].x = gone
+            open[slot].y = gone
+            seeds.members.append(seed)
             guard !lonely[slot] else {
-                lists.add(head: slot, tail: slot)
                 seeds.x.append(x[seed])
                 seeds.y.append(y[seed])
                 seeds.weight.append(weights[seed])
+                seeds.start.append(seeds.members.count)
                 continue
             }
             var (centreX, centreY) = (x[seed], y[seed])
             var weight = Double(weights[seed])
             var (sumX, sumY) = (weight * x[seed], weight * y[seed])
-            var (last, total) = (slot, weights[seed])
+            var total = weights[seed]
             while true {
                 // The nearest ungrouped point closer than the threshold (the lower index of two as near).
                 var (best, bestDistance) = (-1, squared)
                 let near = grid.around(centreX, centreY)
-                for row in near.rows {
-                    for slot in grid.slots(row: row, columns: near.columns) {
+                // The three rows' runs are found first, so that their reads overlap.
+                let first = grid.slots(row: near.rows.lowerBound, columns: near.columns)
+                let second = near.rows.count > 1 ? grid.slots(row: near.rows.lowerBound + 1, columns: near.columns) : 0..<0
+                let third = near.rows.count > 2 ? grid.slots(row: near.rows.upperBound, columns: near.columns) : 0..<0
+                for row in 0..<3 {
+                    for slot in row == 0 ? first : row == 1 ? second : third {
                         let (dx, dy) = (open[slot].x - centreX, open[slot].y - centreY)
                         let distance = dx * dx + dy * dy
-                        if distance < bestDistance || (distance == bestDistance && best >= 0 && point[slot] < point[best]) {
+                        if distance < bestDistance || (distance == bestDistance && best >= 0 && open[slot].point < open[best].point) {
                             (best, bestDistance) = (slot, distance)
                         }
                     }
                 }
                 guard best >= 0 else { break }
-                open[best] = taken
-                lists.next[last] = best
-                last = best
-                let w = Double(sw[best])
-                (sumX, sumY, weight, total) = (sumX + w * sx[best], sumY + w * sy[best], weight + w, total + sw[best])
+                let found = open[best]
+                open[best].x = gone
+                open[best].y = gone
+                taken.set(best)
+                seeds.members.append(Int(found.point))
+                let w = Double(found.weight)
+                (sumX, sumY, weight, total) = (sumX + w * found.x, sumY + w * found.y, weight + w, total + Int(found.weight))
                 (centreX, centreY) = (sumX / weight, sumY / weight)
             }
-            lists.add(head: slot, tail: last)
             seeds.x.append(centreX)
             seeds.y.append(centreY)
             seeds.weight.append(total)
+            seeds.start.append(seeds.members.count)
         }
-        return merged(seeds, lists: &lists, x: sx, y: sy, weights: sw, point: point, threshold: threshold)
+        return merged(seeds, x: x, y: y, weights: weights, threshold: threshold)
     }
 
-    /// Each group's members as a linked list over the points' grid slots, so that two groups join in constant time.
-    private struct MemberLists {
+    /// One bit per grid slot.
+    private struct SlotBits {
+        private var words: [UInt64]
+
+        init(count: Int, set: Bool = false) { words = [UInt64](repeating: set ? ~0 : 0, count: (count + 63) / 64) }
+
+        subscript(_ index: Int) -> Bool { words[index >> 6] & (1 << UInt64(index & 63)) != 0 }
+        mutating func set(_ index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
+        mutating func clear(_ index: Int) { words[index >> 6] &= ~(1 << UInt64(index & 63)) }
+    }
+
+    /// Each group's members as a linked list of the seeds' groups (each a run of `Flat.members`), so that two groups
+    /// join in constant time.
+    private struct Chains {
         var next: [Int]
-        var head: [Int] = []
-        var tail: [Int] = []
+        var tail: [Int]
 
-        init(count: Int) { next = [Int](repeating: -1, count: count) }
-
-        mutating func add(head: Int, tail: Int) {
-            self.head.append(head)
-            self.tail.append(tail)
+        init(count: Int) {
+            next = [Int](repeating: -1, count: count)
+            tail = Array(0..<count)
         }
 
         /// Appends group `b`'s members to group `a`'s.
         mutating func join(_ a: Int, _ b: Int) {
-            next[tail[a]] = head[b]
+            next[tail[a]] = b
             tail[a] = tail[b]
         }
     }
 
-    /// The weighted mean of the points in a member list, taken in list order from `head` (slots, and `x`, `y`,
-    /// `weights` in slot order).
-    private static func mean(from head: Int, next: [Int], x: [Double], y: [Double], weights: [Int]) -> (x: Double, y: Double) {
+    /// The weighted mean of the points of group `head`'s chain, in chain order (`x`, `y`, `weights` by point).
+    private static func mean(of head: Int, chains: Chains, seeds: Flat, x: [Double], y: [Double], weights: [Int]) -> (x: Double, y: Double) {
         var (sumX, sumY, total) = (0.0, 0.0, 0.0)
-        var member = head
-        while member >= 0 {
-            let w = Double(weights[member])
-            (sumX, sumY, total) = (sumX + w * x[member], sumY + w * y[member], total + w)
-            member = next[member]
+        var group = head
+        while group >= 0 {
+            for member in seeds.members[seeds.start[group]..<seeds.start[group + 1]] {
+                let w = Double(weights[member])
+                (sumX, sumY, total) = (sumX + w * x[member], sumY + w * y[member], total + w)
+            }
+            group = chains.next[group]
         }
         return (sumX / total, sumY / total)
     }
@@ -147,10 +178,10 @@ enum PinGrouping {
     /// those are queued too, and the lowest queued group is always the next to look at (every group before it
     /// has no pair). Groups sit in a grid of their first
     /// centres; one that moved is looked for in `moved`, by the cell of its new centre, instead.
-    private static func merged(_ seeds: Flat, lists: inout MemberLists, x: [Double], y: [Double], weights: [Int], point: [Int],
-                               threshold: Double) -> Flat {
+    private static func merged(_ seeds: Flat, x: [Double], y: [Double], weights: [Int], threshold: Double) -> Flat {
         var (centreX, centreY, weight) = (seeds.x, seeds.y, seeds.weight)
         var grid = CellGrid(xs: centreX, ys: centreY, cellSize: threshold)
+        var chains = Chains(count: seeds.count)
         let squared = threshold * threshold
         var alive = [Bool](repeating: true, count: seeds.count)
         var movedTo = [Int](repeating: -1, count: seeds.count)
@@ -165,7 +196,7 @@ enum PinGrouping {
             let near = grid.around(centreX[index], centreY[index])
             for row in near.rows {
                 for cell in (row * grid.columns + near.columns.lowerBound)...(row * grid.columns + near.columns.upperBound) {
-                    for slot in grid.start[cell]..<grid.end[cell] { consider(grid.items[slot]) }
+                    for slot in grid.live(cell) { consider(grid.item(slot)) }
                     if !moved.isEmpty, let there = moved[cell] { there.forEach(consider) }
                 }
             }
@@ -176,7 +207,7 @@ enum PinGrouping {
         // Only a group with a pair after it can start a merge: those are found in one walk over the cells.
         var paired = [Bool](repeating: false, count: seeds.count)
         grid.forEachPair(closerThan: squared, slotXs: grid.inSlotOrder(centreX), slotYs: grid.inSlotOrder(centreY)) { a, b in
-            paired[min(grid.items[a], grid.items[b])] = true
+            paired[min(grid.item(a), grid.item(b))] = true
         }
         var queue = MinQueue(count: seeds.count, initial: paired.indices.filter { paired[$0] })
         while let index = queue.pop() {
@@ -184,9 +215,9 @@ enum PinGrouping {
             var first = Int.max
             forEachClose(to: index) { if $0 > index { first = min(first, $0) } }
             guard first < Int.max else { continue }
-            lists.join(index, first)
+            chains.join(index, first)
             weight[index] += weight[first]
-            (centreX[index], centreY[index]) = mean(from: lists.head[index], next: lists.next, x: x, y: y, weights: weights)
+            (centreX[index], centreY[index]) = mean(of: index, chains: chains, seeds: seeds, x: x, y: y, weights: weights)
             alive[first] = false
             leave(first)
             leave(index)
@@ -200,10 +231,10 @@ enum PinGrouping {
             result.x.append(centreX[group])
             result.y.append(centreY[group])
             result.weight.append(weight[group])
-            var member = lists.head[group]
-            while member >= 0 {
-                result.members.append(point[member])
-                member = lists.next[member]
+            var chained = group
+            while chained >= 0 {
+                result.members.append(contentsOf: seeds.members[seeds.start[chained]..<seeds.start[chained + 1]])
+                chained = chains.next[chained]
             }
             result.start.append(result.members.count)
         }

@@ -72,9 +72,6 @@ public enum PinPriority {
         // a rank, the Snapstreak (best friends') and the time last seen are each an integer that orders as the rule
         // does, then the id and the place in `subjects` break ties: the order is total, and subjects (with their
         // strings) are moved only once, into it.
-        struct Key {
-            let streak: UInt64, seen: UInt64, index: Int
-        }
         var ranks = [[Key]](repeating: [], count: 4)
         for index in subjects.indices {
             let subject = subjects[index]
@@ -85,15 +82,64 @@ public enum PinPriority {
         var ordered: [PinSubject] = []
         ordered.reserveCapacity(subjects.count)
         for var keys in ranks {
-            keys.sort { x, y in
-                if x.streak != y.streak { return x.streak < y.streak }
-                if x.seen != y.seen { return x.seen < y.seen }
-                let (a, b) = (subjects[x.index].id, subjects[y.index].id)
-                return a != b ? a < b : x.index < y.index
+            // By the two integers, keeping the order of `subjects` among equals; then each run of equal integers by id.
+            radixSort(&keys)
+            var from = 0
+            while from < keys.count {
+                var to = from + 1
+                while to < keys.count, keys[to].streak == keys[from].streak, keys[to].seen == keys[from].seen { to += 1 }
+                if to - from > 1 {
+                    keys[from..<to].sort { x, y in
+                        let (a, b) = (subjects[x.index].id, subjects[y.index].id)
+                        return a != b ? a < b : x.index < y.index
+                    }
+                }
+                from = to
             }
             for key in keys { ordered.append(subjects[key.index]) }
         }
         return ordered
+    }
+
+    private struct Key {
+        let streak: UInt64, seen: UInt64, index: Int
+    }
+
+    /// Sorts `keys` by streak, then time, keeping the order of equals: a least-significant-digit radix sort of 11-bit
+    /// digits, skipping each digit that all keys share (times a day apart differ in their low bits only).
+    private static func radixSort(_ keys: inout [Key]) {
+        let (bits, digits) = (11, 6)
+        let buckets = 1 << bits
+        guard keys.count > 64 else {
+            keys.sort { x, y in x.streak != y.streak ? x.streak < y.streak : x.seen != y.seen ? x.seen < y.seen : x.index < y.index }
+            return
+        }
+        // Counts of every digit of both integers, in one pass: the time's digits first, then the streak's.
+        var counts = [Int](repeating: 0, count: 2 * digits * buckets)
+        for key in keys {
+            for digit in 0..<digits {
+                let shift = UInt64(digit * bits)
+                counts[digit * buckets + Int((key.seen >> shift) & UInt64(buckets - 1))] += 1
+                counts[(digits + digit) * buckets + Int((key.streak >> shift) & UInt64(buckets - 1))] += 1
+            }
+        }
+        var spare = keys
+        for pass in 0..<(2 * digits) {
+            let base = pass * buckets
+            guard !counts[base..<(base + buckets)].contains(keys.count) else { continue }
+            var offset = 0
+            for bucket in base..<(base + buckets) {
+                (counts[bucket], offset) = (offset, offset + counts[bucket])
+            }
+            let shift = UInt64((pass % digits) * bits)
+            let streak = pass >= digits
+            for key in keys {
+                let bucket = base + Int(((streak ? key.streak : key.seen) >> shift) & UInt64(buckets - 1))
+                spare[counts[bucket]] = key
+                counts[bucket] += 1
+            }
+            swap(&keys, &spare)
+        }
     }
 
     /// An integer whose order is the reverse of `value`'s.

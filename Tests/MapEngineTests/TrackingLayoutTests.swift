@@ -1,7 +1,9 @@
+@testable import BaseMap
 import DeliveryTracking
 import Foundation
 import GeoCore
 import Orders
+import PinDrawing
 import Raster
 import Testing
 
@@ -12,8 +14,8 @@ import Testing
 struct TrackingLayoutTests {
     static let home = try! Coordinate(lat: 40.67015, lon: -73.98549)
 
-    /// A random drive of `steps` legs of 40–160 m ending at home, from a seeded walk in Brooklyn.
-    static func drive(seed: UInt64, steps: Int) -> [Coordinate] {
+    /// A random drive of `steps` legs of 40–160 m ending at `home`, from a seeded walk in Brooklyn.
+    static func drive(seed: UInt64, steps: Int, home: Coordinate = home) -> [Coordinate] {
         var random = SplitMix64(seed: seed)
         var points = [home]
         for _ in 0..<steps {
@@ -26,6 +28,7 @@ struct TrackingLayoutTests {
 
     /// The map of `drive` with the Dasher `along` metres into it (nil: before pickup).
     static func map(_ drive: [Coordinate], along: Double?) throws -> CustomerMap {
+        let home = drive[drive.count - 1]
         guard let along else { return CustomerMap(state: .preparing, store: drive[0], home: home, planned: drive, dasher: nil) }
         let polyline = try Polyline(drive)
         let remaining = try polyline.remainder(fromDistance: along)
@@ -129,5 +132,45 @@ struct TrackingLayoutTests {
         let drawn = pixel(frame, middle.x, middle.y)
         #expect(abs(Int(drawn.r) - Int(red.r)) < 30 && drawn.g < 90 && drawn.b < 90, "the red line at \(middle): \(drawn)")
         #expect(try PNGCodec.encode(tracker.renderTracking(moving)) == PNGCodec.encode(frame), "the same layout gives the same bytes")
+    }
+
+    /// The tracking frame's names keep clear of the sheet (the bottom inset) and of a credit when its style draws one, as
+    /// a friends' frame's do: over seeded drives in Williamsburg (where the base map has streets) framed at street-name
+    /// zoom, without the reserved boxes a street name meets the sheet; with them none does, and the drawn frame has no
+    /// street-name ink under the sheet.
+    @Test func streetNamesKeepClearOfTheSheet() throws {
+        let tracker = DeliveryTracker(engine: try EngineFixture.engine.get())
+        let map = try tracker.trackingMap
+        var (met, named) = (0, 0)
+        var example: TrackingLayout?
+        for seed in 1...6 as ClosedRange<UInt64> {
+            let drive = Self.drive(seed: seed, steps: 12, home: try Coordinate(lat: 40.7145, lon: -73.9566))
+            let layout = try TrackingLayout(Self.map(drive, along: try Polyline(drive).length - 120), size: ScreenSize(width: 393, height: 852),
+                                            scale: 2, sheet: 0.52)
+            let viewport = try layout.viewport()
+            let view = MapView(viewport: viewport)
+            let reserved = tracker.engine.reservedBoxes(viewport, map: map)
+            let sheet = ScreenRect(x: 0, y: 852 - layout.insets.bottom, width: 393, height: layout.insets.bottom).pixels(scale: 2)
+            #expect(reserved.contains(sheet), "the sheet is reserved")
+            func meeting(_ boxes: [Rect]) -> [Rect] { boxes.filter { box in reserved.contains { $0.intersects(box) } } }
+            if !meeting(map.markAndStreetNameBoxes(frame: view, reserved: []).streets).isEmpty {
+                met += 1
+                example = example ?? layout
+            }
+            let kept = map.markAndStreetNameBoxes(frame: view, reserved: reserved).streets
+            named += kept.isEmpty ? 0 : 1
+            #expect(meeting(kept).isEmpty, "seed \(seed): a street name under the sheet")
+        }
+        #expect(met > 0 && named > 0, "without the reserved boxes a name meets the sheet (\(met) of 6); with them names still show (\(named))")
+        // The drawn frame: no pixel under the sheet has the street names' ink (the overlay's marks lie above it, a
+        // margin in); the base drawn without the reserved boxes has it there.
+        let layout = try #require(example)
+        let view = MapView(viewport: try layout.viewport())
+        let top = Int(((852 - layout.insets.bottom) * 2).rounded(.up))
+        func inked(_ canvas: Canvas) -> Bool {
+            (top..<canvas.height).contains { y in (0..<canvas.width).contains { canvas.pixel(x: $0, y: y) == map.style.labels.color } }
+        }
+        #expect(!inked(try tracker.renderTracking(layout)))
+        #expect(inked(try map.render(view, asFrame: true)))
     }
 }

@@ -79,6 +79,28 @@ struct LayoutTests {
         #expect(PinPriority.sorted(subjects, selected: "e").map(\.id) == ["e", "b", "a", "c", "d"])
     }
 
+    /// The order of thousands of friends (sorted by digits, not by comparisons) is the rule's, as a plain sort in the
+    /// test gives it: many ties on time and streak, repeated ids, times before and after `now`, a selected friend or none.
+    @Test(arguments: [200, 3_000] as [Int])
+    func aLargeCrowdIsOrderedAsTheRuleSays(count: Int) {
+        var random = SplitMix64(seed: UInt64(count))
+        let subjects = (0..<count).map { index in
+            Fixture.subject("f\(Int.random(in: 0..<(count / 3), using: &random))", 40.71, -73.95, streak: Int.random(in: -2...5, using: &random) * 40,
+                            best: Int.random(in: 0..<4, using: &random) == 0, minutes: Double(Int.random(in: -3...30, using: &random)) * 7.5)
+        }
+        for selected in [nil, subjects[count / 2].id] {
+            let expected = subjects.indices.sorted { a, b in
+                let (x, y) = (subjects[a], subjects[b])
+                func rank(_ s: PinSubject) -> Int { (s.id == selected ? 0 : 2) + (s.bestFriend ? 0 : 1) }
+                if rank(x) != rank(y) { return rank(x) < rank(y) }
+                if x.bestFriend, x.snapstreak != y.snapstreak { return x.snapstreak > y.snapstreak }
+                if x.lastSeen != y.lastSeen { return x.lastSeen > y.lastSeen }
+                return x.id != y.id ? x.id < y.id : a < b
+            }.map { subjects[$0] }
+            #expect(PinPriority.sorted(subjects, selected: selected) == expected)
+        }
+    }
+
     @Test func togetherFriendsGroupAndSplitWhenZoomedIn() {
         let subjects = [Fixture.subject("maya", 40.72040, -73.95150, streak: 112, best: true), Fixture.subject("noah", 40.72060, -73.95120, minutes: 1),
                         Fixture.subject("zed", 40.72080, -73.95090, minutes: 2)]
