@@ -33,8 +33,8 @@ extension MapAPI {
         let selected = try parameters.selected(among: friends)
         let cacheControl = "private, no-cache"
         if let flag = try parameters.string("at-selection"), answer == "frame.png" || answer == "layout.json" {
-            guard ["1", "true"].contains(flag) else { throw BadParameter(name: "at-selection", message: "must be true or 1, got \"\(flag.prefix(20))\"") }
-            guard let selected else { throw BadParameter(name: "selected", message: "is required with at-selection") }
+            guard ["1", "true"].contains(flag) else { throw BadField(field: "at-selection", message: "must be true or 1, got \"\(flag.prefix(20))\"") }
+            guard let selected else { throw BadField(field: "selected", message: "is required with at-selection") }
             return try selectedFrame(me, request, viewport: viewport, friends: friends, selected: selected, now: now, answer: answer, keep: keep)
         }
         switch answer {
@@ -109,7 +109,7 @@ extension MapAPI {
     /// once), when the footsteps layer is asked for; it is drawn over the base, which it then needs.
     private func ownFootsteps(_ me: PersonID, layers: Set<MapLayer>) throws -> [MercatorPoint] {
         guard layers.contains(.footsteps) else { return [] }
-        guard layers.contains(.base) else { throw BadParameter(name: "layers", message: "footsteps is drawn over the base layer: add base") }
+        guard layers.contains(.base) else { throw BadField(field: "layers", message: "footsteps is drawn over the base layer: add base") }
         return try live.footsteps(of: me).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
     }
 
