@@ -13,7 +13,8 @@ public struct GridIndex<Space>: Sendable {
     /// The most cells one query walks; a larger query reads every box instead.
     @inlinable public static var maxCellsPerQuery: Int { 4096 }
 
-    // Internal for @inlinable: the queries are specialised where they are called, with their closures inlined.
+    // Internal for @inlinable: every operation is specialised for its space where it is called, and the queries
+    // have their closures inlined.
     @usableFromInline struct CellRange: Sendable {
         @usableFromInline let x0: Int, y0: Int, x1: Int, y1: Int
         @usableFromInline init(x0: Int, y0: Int, x1: Int, y1: Int) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
@@ -27,7 +28,10 @@ public struct GridIndex<Space>: Sendable {
     @usableFromInline var large: [Int] = []
     @usableFromInline var boxes: [PlaneRect<Space>?] = []
     @usableFromInline var ranges: [CellRange?] = []
-    public private(set) var count = 0
+    @usableFromInline var boxCount = 0
+
+    /// How many keys have a box.
+    @inlinable public var count: Int { boxCount }
 
     /// An index over `extent` (boxes may lie anywhere; the extent only decides where cells are) in cells of about
     /// `cellSize` units of its space. An extent or size that is not finite and positive gives one cell (slow, still right).
@@ -71,7 +75,7 @@ public struct GridIndex<Space>: Sendable {
     @inlinable public func box(_ key: Int) -> PlaneRect<Space>? { key >= 0 && key < boxes.count ? boxes[key] : nil }
 
     /// Registers `box` under `key` (a key already there moves to the new box).
-    public mutating func insert(_ key: Int, _ box: PlaneRect<Space>) {
+    @inlinable public mutating func insert(_ key: Int, _ box: PlaneRect<Space>) {
         precondition(key >= 0, "GridIndex keys are non-negative")
         remove(key)
         if key >= boxes.count {
@@ -79,7 +83,7 @@ public struct GridIndex<Space>: Sendable {
             ranges += repeatElement(nil, count: key + 1 - ranges.count)
         }
         boxes[key] = box
-        count += 1
+        boxCount += 1
         guard let range = range(box), range.count <= Self.maxCellsPerBox else {
             large.append(key)
             return
@@ -91,10 +95,10 @@ public struct GridIndex<Space>: Sendable {
     }
 
     /// Forgets `key` (nothing happens when it is not there).
-    public mutating func remove(_ key: Int) {
+    @inlinable public mutating func remove(_ key: Int) {
         guard box(key) != nil else { return }
         boxes[key] = nil
-        count -= 1
+        boxCount -= 1
         guard let range = ranges[key] else {
             large.removeAll { $0 == key }
             return
