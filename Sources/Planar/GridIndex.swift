@@ -35,7 +35,7 @@ public struct GridIndex<Space>: Sendable {
 
     /// An index over `extent` (boxes may lie anywhere; the extent only decides where cells are) in cells of about
     /// `cellSize` units of its space. An extent or size that is not finite and positive gives one cell (slow, still right).
-    public init(extent: PlaneRect<Space>, cellSize: Double) {
+    @inlinable public init(extent: PlaneRect<Space>, cellSize: Double) {
         let usable = [extent.minX, extent.minY, extent.maxX, extent.maxY, cellSize].allSatisfy(\.isFinite) && cellSize > 0
             && extent.width >= 0 && extent.height >= 0
         let extent = usable ? extent : PlaneRect<Space>(x: 0, y: 0, width: 0, height: 0)
