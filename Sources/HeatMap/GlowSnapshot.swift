@@ -18,14 +18,14 @@ public struct GlowSnapshot: Sendable {
     /// A hash of `points` (FNV-1a of their bits): equal digests, equal drawings.
     public let digest: UInt64
     /// The points by place, keyed by their index in `points`, in cells of `indexCells` Snap cells a side.
-    private let index: GridIndex
+    private let index: GridIndex<MercatorMetres>
     static let indexCells = 8.0
 
     /// The drawn points inside `bounds` (edges included), in `points`' order.
     public func points(in bounds: MercatorRect) -> [HeatPoint] {
-        let area = ScreenRect(x: bounds.minX, y: bounds.minY, width: bounds.maxX - bounds.minX, height: bounds.maxY - bounds.minY)
+        let area = PlaneRect<MercatorMetres>(x: bounds.minX, y: bounds.minY, width: bounds.maxX - bounds.minX, height: bounds.maxY - bounds.minY)
         // The box's far edges are sums that may round, so the grid's answer is checked against the bounds themselves.
-        return index.keys(meeting: area.inset(by: EdgeInsets(all: -1))).map { points[$0] }.filter { point in
+        return index.keys(meeting: area.outset(by: 1)).map { points[$0] }.filter { point in
             bounds.minX <= point.mercator.x && point.mercator.x <= bounds.maxX && bounds.minY <= point.mercator.y && point.mercator.y <= bounds.maxY
         }
     }
@@ -72,9 +72,9 @@ public struct GlowSnapshot: Sendable {
         self.points = points
         digest = Self.fingerprint(of: points)
         let (xs, ys) = (points.map(\.mercator.x), points.map(\.mercator.y))
-        let extent = ScreenRect(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
+        let extent = PlaneRect<MercatorMetres>(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
         var index = GridIndex(extent: extent, cellSize: span * Self.indexCells)
-        for (key, point) in points.enumerated() { index.insert(key, ScreenRect(x: point.mercator.x, y: point.mercator.y, width: 0, height: 0)) }
+        for (key, point) in points.enumerated() { index.insert(key, PlaneRect(x: point.mercator.x, y: point.mercator.y, width: 0, height: 0)) }
         self.index = index
     }
 }

@@ -32,18 +32,18 @@ extension MapEngine {
     private func flyPath(_ viewport: Viewport, friends: [Friend], selected: String, now: Date, viewer: Coordinate?,
                          framesPerSecond: Int) throws -> (framed: Viewport, layout: PinLayoutResult, path: [FlyFrame], slides: Int) {
         guard Self.flyFrameRates.contains(framesPerSecond) else {
-            throw BadParameter(name: "fps", message: "must be 30 or 60, got \(framesPerSecond)")
+            throw BadField(field: "fps", message: "must be 30 or 60, got \(framesPerSecond)")
         }
         let (framed, layout, answer) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         guard framed.pixelWidth * framed.pixelHeight <= Self.flyMaxPixels else {
-            throw BadParameter(name: "size", message: "a fly-to frame of \(framed.pixelWidth)×\(framed.pixelHeight) px is too large: allowed at most \(Self.flyMaxPixels) pixels")
+            throw BadField(field: "size", message: "a fly-to frame of \(framed.pixelWidth)×\(framed.pixelHeight) px is too large: allowed at most \(Self.flyMaxPixels) pixels")
         }
         let step = Int(FlyToPath.framesPerSecond) / framesPerSecond
         let path = stride(from: 0, to: answer.path.count - 1, by: step).map { answer.path[$0] }
         let slides = max(1, Int((Self.cardSlideSeconds * Double(framesPerSecond)).rounded()))
         let total = (path.count + (layout.card == nil ? 0 : slides)) * framed.pixelWidth * framed.pixelHeight
         guard total <= Self.flyMaxTotalPixels else {
-            throw BadParameter(name: "size", message: "this fly-to is \(path.count) frames of \(framed.pixelWidth)×\(framed.pixelHeight) px, "
+            throw BadField(field: "size", message: "this fly-to is \(path.count) frames of \(framed.pixelWidth)×\(framed.pixelHeight) px, "
                                + "\(total / 1_000_000) Mpx in all: allowed at most \(Self.flyMaxTotalPixels / 1_000_000) Mpx (ask a smaller size or scale, or fps=30)")
         }
         return (framed, layout, path, slides)

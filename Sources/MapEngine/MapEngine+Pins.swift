@@ -53,7 +53,7 @@ extension MapEngine {
         let card = cardHeight ?? settings.cardHeight
         // The scene's card, unasked for, that does not fit is the viewport's fault: the error names its size.
         if cardHeight == nil, !SelectionCamera.cardHeightRange(for: viewport).contains(card) {
-            throw BadParameter(name: "size", message: "\(viewport.size.width)x\(viewport.size.height) pt is too short for the selected friend's "
+            throw BadField(field: "size", message: "\(viewport.size.width)x\(viewport.size.height) pt is too short for the selected friend's "
                                + "\(card) pt card below the status bar: at least \(card + viewport.insets.top + 1) pt high")
         }
         if let friend = friends.first(where: { $0.id == id }) {

@@ -65,7 +65,7 @@ extension MapEngine {
         var framed = viewport
         var layout: PinLayoutResult?
         if atSelection {
-            guard let selected else { throw BadParameter(name: "selected", message: "is required at the selection camera") }
+            guard let selected else { throw BadField(field: "selected", message: "is required at the selection camera") }
             (framed, layout, _) = try selectionLayout(viewport, friends: friends, selected: selected, now: now, viewer: viewer)
         }
         try checkFrame(framed)

@@ -80,11 +80,11 @@ public final class MapEngine: Sendable {
     /// parameter at fault.
     public func checkFrame(_ viewport: Viewport) throws {
         guard Self.frameZoomRange.contains(viewport.zoom) else {
-            throw BadParameter(name: "zoom", message: "\(viewport.zoom) is out of range for frames: allowed \(Self.frameZoomRange.lowerBound) … \(Self.frameZoomRange.upperBound)")
+            throw BadField(field: "zoom", message: "\(viewport.zoom) is out of range for frames: allowed \(Self.frameZoomRange.lowerBound) … \(Self.frameZoomRange.upperBound)")
         }
         let (width, height) = (viewport.pixelWidth, viewport.pixelHeight)
         guard width <= Canvas.maxSide, height <= Canvas.maxSide, width * height <= Canvas.maxPixels else {
-            throw BadParameter(name: "size", message: "\(viewport.size.width)x\(viewport.size.height) pt at scale \(viewport.scale) is \(width)×\(height) px: "
+            throw BadField(field: "size", message: "\(viewport.size.width)x\(viewport.size.height) pt at scale \(viewport.scale) is \(width)×\(height) px: "
                                + "allowed at most \(Canvas.maxSide) px a side and \(Canvas.maxPixels) pixels")
         }
     }

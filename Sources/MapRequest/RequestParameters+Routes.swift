@@ -14,25 +14,25 @@ extension RequestParameters {
                                             margin: number("margin", in: RouteFrameOptions.marginRange)
                                                 ?? (values["last-meters"] == nil ? RouteFrameOptions.routeMargin : RouteFrameOptions.lastStretchMargin))
         } catch let error as GeoError {
-            throw BadParameter(name: prefix + error.field, message: error.reason)
+            throw BadField(field: prefix + error.field, message: error.reason)
         }
         var route: DeliveryRoute
         do {
             route = try catalog.route(named: required("route"))
         } catch let error as GeoError {
-            throw BadParameter(name: prefix + "route", message: error.reason)
+            throw BadField(field: prefix + "route", message: error.reason)
         }
         if let metres = try number("last-meters", in: 1...1_000_000) {
-            do { route = try route.last(metres) } catch { throw BadParameter(name: prefix + "last-meters", message: error.reason) }
+            do { route = try route.last(metres) } catch { throw BadField(field: prefix + "last-meters", message: error.reason) }
         }
         return (route, options)
     }
 
     /// A live order's tracking screen: `size` (393x852 pt), `scale` (3) and the `sheet`'s share of the height (0.52).
-    public func trackingScreen() throws(BadParameter) -> (size: ScreenSize, scale: Double, sheet: Double) {
+    public func trackingScreen() throws(BadField) -> (size: ScreenSize, scale: Double, sheet: Double) {
         var size = ScreenSize(width: 393, height: 852)
         if let text = try string("size") {
-            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadParameter(name: prefix + "size", message: error.reason) }
+            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadField(field: prefix + "size", message: error.reason) }
         }
         return (size, try number("scale", in: Viewport.scaleRange) ?? 3, try number("sheet", in: RouteFrameOptions.sheetRange) ?? 0.52)
     }
@@ -43,15 +43,15 @@ extension RequestParameters {
         do {
             return try TrackingLayout(map, size: screen.size, scale: screen.scale, sheet: screen.sheet)
         } catch let error as GeoError {
-            throw BadParameter(name: prefix + error.field, message: error.reason)
+            throw BadField(field: prefix + error.field, message: error.reason)
         }
     }
 
     /// `progress` (0…1), or `at-seconds` with `drive-seconds`.
-    public func progress() throws(BadParameter) -> Double {
+    public func progress() throws(BadField) -> Double {
         if let given = try number("progress", in: 0...1) { return given }
         guard let at = try number("at-seconds", in: 0...1e7), let drive = try number("drive-seconds", in: 1e-3...1e7) else {
-            throw BadParameter(name: prefix + "progress", message: "give progress (0 … 1), or at-seconds with drive-seconds")
+            throw BadField(field: prefix + "progress", message: "give progress (0 … 1), or at-seconds with drive-seconds")
         }
         return min(at / drive, 1)
     }

@@ -18,35 +18,35 @@ public struct RequestParameters: Sendable {
         self.prefix = prefix
     }
 
-    private func bad(_ name: String, _ message: String) -> BadParameter { BadParameter(name: prefix + name, message: message) }
+    private func bad(_ name: String, _ message: String) -> BadField { BadField(field: prefix + name, message: message) }
 
-    public func string(_ name: String) throws(BadParameter) -> String? {
+    public func string(_ name: String) throws(BadField) -> String? {
         guard let value = values[name] else { return nil }
         guard value.utf8.count <= Self.maxValueLength else { throw bad(name, "longer than \(Self.maxValueLength) bytes") }
         return value
     }
 
-    public func required(_ name: String) throws(BadParameter) -> String {
-        guard let value = try string(name) else { throw bad(name, "is required") }
+    public func required(_ name: String) throws(BadField) -> String {
+        guard let value = try string(name) else { throw BadField.required(prefix + name) }
         return value
     }
 
     /// A finite number within `range`.
-    public func number(_ name: String, in range: ClosedRange<Double>) throws(BadParameter) -> Double? {
+    public func number(_ name: String, in range: ClosedRange<Double>) throws(BadField) -> Double? {
         guard let text = try string(name) else { return nil }
         guard let value = Double(text), value.isFinite else { throw bad(name, "must be a finite number, got \"\(text)\"") }
-        guard range.contains(value) else { throw bad(name, "\(text) is out of range: allowed \(range.lowerBound) … \(range.upperBound)") }
+        guard range.contains(value) else { throw BadField.outOfRange(prefix + name, given: text, allowed: range) }
         return value
     }
 
     /// A value parsed by GeoCore, its errors renamed to the parameter.
-    private func parsed<T>(_ name: String, _ parse: (String) throws(GeoError) -> T) throws(BadParameter) -> T? {
+    private func parsed<T>(_ name: String, _ parse: (String) throws(GeoError) -> T) throws(BadField) -> T? {
         guard let text = try string(name) else { return nil }
         do { return try parse(text) } catch { throw bad(name, error.field == name ? error.reason : error.description) }
     }
 
     /// center, zoom, size and scale over the scene's viewport (whose insets stay when the size does).
-    public func viewport(scene: Scene) throws(BadParameter) -> Viewport {
+    public func viewport(scene: Scene) throws(BadField) -> Viewport {
         let base = scene.viewport
         let center = try parsed("center") { text throws(GeoError) in try Coordinate(parsing: text, field: "center") } ?? base.center
         let size = try parsed("size") { text throws(GeoError) in try ScreenSize(parsing: text, field: "size") } ?? base.size
@@ -55,13 +55,15 @@ public struct RequestParameters: Sendable {
         do {
             return try Viewport(center: center, zoom: zoom, size: size, scale: scale, insets: size == base.size ? base.insets : .zero)
         } catch {
-            throw bad(error.field, error.description)
+            // The parameter holding the field (`size` for `size.width`): the name a caller can change.
+            let parameter = String(error.field.prefix { $0 != "." })
+            throw bad(parameter, error.field == parameter ? error.reason : error.description)
         }
     }
 
     /// `clock`: the operator's clock for one command, an ISO 8601 time or "scene" for the fixture's capture
     /// time; `fallback` when absent. Never read from an HTTP request: the server's clock is the server's.
-    public func clock(scene: Scene, default fallback: Date, name: String = "clock") throws(BadParameter) -> Date {
+    public func clock(scene: Scene, default fallback: Date, name: String = "clock") throws(BadField) -> Date {
         guard let text = try string(name) else { return fallback }
         if text == "scene" { return scene.capturedAt }
         guard let date = ISO8601Time.date(from: text) else {
@@ -71,7 +73,7 @@ public struct RequestParameters: Sendable {
     }
 
     /// `layers`: a comma-separated list of base, heat, pins and footsteps (the viewer's own, where there is a viewer).
-    public func layers(default fallback: Set<MapLayer>) throws(BadParameter) -> Set<MapLayer> {
+    public func layers(default fallback: Set<MapLayer>) throws(BadField) -> Set<MapLayer> {
         guard let text = try string("layers") else { return fallback }
         let allowed = MapLayer.allCases.map(\.rawValue).joined(separator: ", ")
         var layers = Set<MapLayer>()
@@ -87,7 +89,7 @@ public struct RequestParameters: Sendable {
     public static let tapReach = 4.0
 
     /// `X,Y` in points, within `tapReach` viewport sizes of the viewport.
-    public func point(_ name: String, in size: ScreenSize) throws(BadParameter) -> ScreenPoint {
+    public func point(_ name: String, in size: ScreenSize) throws(BadField) -> ScreenPoint {
         let text = try required(name)
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
@@ -102,7 +104,7 @@ public struct RequestParameters: Sendable {
     }
 
     /// `selected`: one of the viewer's visible friends (an unknown and a hidden id are the same error).
-    public func selected(among friends: [Friend]) throws(BadParameter) -> String? {
+    public func selected(among friends: [Friend]) throws(BadField) -> String? {
         guard let id = try string("selected") else { return nil }
         guard friends.contains(where: { $0.id == id }) else { throw bad("selected", UnknownFriend(id: id).description) }
         return id

@@ -26,7 +26,7 @@ struct TilePath {
         do {
             tile = try TileID(parsing: String(rest), field: "tile")
         } catch {
-            throw BadParameter(name: "tile", message: error.description)
+            throw BadField(field: "tile", message: error.description)
         }
         self.heat = heat
     }

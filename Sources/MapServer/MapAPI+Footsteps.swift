@@ -78,12 +78,12 @@ extension MapAPI {
             let parameters = RequestParameters(request.query)
             let limit = try parameters.number("limit", in: Double(Footsteps.pageSizes.lowerBound)...Double(Footsteps.pageSizes.upperBound))
             guard limit.map({ $0 == $0.rounded() }) ?? true else {
-                throw BadParameter(name: "limit", message: "must be a whole number from \(Footsteps.pageSizes.lowerBound) to \(Footsteps.pageSizes.upperBound)")
+                throw BadField(field: "limit", message: "must be a whole number from \(Footsteps.pageSizes.lowerBound) to \(Footsteps.pageSizes.upperBound)")
             }
             var after: FootstepsCursor?
             if let text = try parameters.string("after") {
                 guard let cursor = FootstepsCursor(text) else {
-                    throw BadParameter(name: "after", message: "must be the next cursor of a previous page (MS.SKIP), got \"\(text.prefix(40))\"")
+                    throw BadField(field: "after", message: "must be the next cursor of a previous page (MS.SKIP), got \"\(text.prefix(40))\"")
                 }
                 after = cursor
             }

@@ -33,8 +33,8 @@ extension MapAPI {
         let selected = try parameters.selected(among: friends)
         let cacheControl = "private, no-cache"
         if let flag = try parameters.string("at-selection"), answer == "frame.png" || answer == "layout.json" {
-            guard ["1", "true"].contains(flag) else { throw BadParameter(name: "at-selection", message: "must be true or 1, got \"\(flag.prefix(20))\"") }
-            guard let selected else { throw BadParameter(name: "selected", message: "is required with at-selection") }
+            guard ["1", "true"].contains(flag) else { throw BadField(field: "at-selection", message: "must be true or 1, got \"\(flag.prefix(20))\"") }
+            guard let selected else { throw BadField(field: "selected", message: "is required with at-selection") }
             return try selectedFrame(me, request, viewport: viewport, friends: friends, selected: selected, now: now, answer: answer, keep: keep)
         }
         switch answer {
@@ -110,7 +110,7 @@ extension MapAPI {
     /// it then needs. Only the places in the frame's part of the map are read, through the store's index.
     private func ownFootsteps(_ me: PersonID, layers: Set<MapLayer>, in framed: Viewport) throws -> [MercatorPoint] {
         guard layers.contains(.footsteps) else { return [] }
-        guard layers.contains(.base) else { throw BadParameter(name: "layers", message: "footsteps is drawn over the base layer: add base") }
+        guard layers.contains(.base) else { throw BadField(field: "layers", message: "footsteps is drawn over the base layer: add base") }
         guard let box = engine.footstepsBounds(framed, layers: layers) else { return [] }
         return try live.footsteps(of: me, in: box).map { WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon) }
     }

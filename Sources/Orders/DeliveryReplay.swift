@@ -34,7 +34,7 @@ public enum DeliveryReplay {
         var matcher = MapMatcher(router: router)
         guard var tracker = DriveTracker(router: router, from: try router.position(of: store, field: "store"),
                                          to: try router.position(of: home, field: "home"), search: &search) else {
-            throw RoutingError(field: "home", message: "cannot be reached by street from the store")
+            throw BadField(field: "home", message: "cannot be reached by street from the store")
         }
         func moment(_ at: Date) -> ReplayMoment {
             ReplayMoment(view: view(order, tracker, at: at), map: CustomerMap(StoredOrder(order, from: store, to: home), planned: tracker.planned, tracker: tracker))

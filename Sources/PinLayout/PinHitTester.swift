@@ -24,7 +24,7 @@ public struct PinHitTester: Sendable {
     }
 
     private let targets: [Target]
-    private let index: GridIndex
+    private let index: GridIndex<Points>
 
     /// The targets of `layout`'s visible pins and groups; `footprints` says what pins draw beyond their avatars.
     public init(layout: PinLayoutResult, style: PinStyle, footprints: (any PinFootprinting)? = nil) {

@@ -5,11 +5,11 @@ import GeoCore
 struct SymbolPlacement {
     let radius: Double
     let free: ScreenRect
-    private var avatarGrid: GridIndex
+    private var avatarGrid: GridIndex<Points>
     private var avatarCentres: [ScreenPoint] = []
-    private var extentGrid: GridIndex
+    private var extentGrid: GridIndex<Points>
     private var extents: [ScreenRect] = []
-    private var labelGrid: GridIndex
+    private var labelGrid: GridIndex<Points>
     private var labels: [ScreenRect] = []
 
     init(style: PinStyle, free: ScreenRect) {
@@ -70,7 +70,7 @@ struct SymbolPlacement {
     private static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
 
     /// Whether a key of `grid` whose box meets `rect` passes `test`.
-    private func any(in grid: GridIndex, meeting rect: ScreenRect, where test: (Int) -> Bool) -> Bool {
+    private func any(in grid: GridIndex<Points>, meeting rect: ScreenRect, where test: (Int) -> Bool) -> Bool {
         var found = false
         grid.forEach(meeting: rect) { found = found || test($0) }
         return found

@@ -39,20 +39,20 @@ public struct Router: Sendable {
     }
 
     /// The nearest routable street position to `coordinate`; refused naming `field` when none is within `snapRadius`.
-    public func position(of coordinate: Coordinate, field: String) throws(RoutingError) -> RoadPosition {
+    public func position(of coordinate: Coordinate, field: String) throws(BadField) -> RoadPosition {
         let point = WebMercator.projectUnchecked(lat: coordinate.lat, lon: coordinate.lon)
         guard let position = index.nearest(to: point, radius: Self.snapRadius, where: { routable[$0] }) else {
-            throw RoutingError(field: field, message: "is not within \(Int(Self.snapRadius)) m of a street of the network (\(coordinate))")
+            throw BadField(field: field, message: "is not within \(Int(Self.snapRadius)) m of a street of the network (\(coordinate))")
         }
         return position
     }
 
     /// The fastest drive between two coordinates, each snapped to its street; refused naming the end that is
     /// off the network, or when no street connects them.
-    public func route(from start: Coordinate, to end: Coordinate) throws(RoutingError) -> Route {
+    public func route(from start: Coordinate, to end: Coordinate) throws(BadField) -> Route {
         var search = RouteSearch(nodeCount: graph.nodeCount)
         guard let route = route(from: try position(of: start, field: "from"), to: try position(of: end, field: "to"), search: &search) else {
-            throw RoutingError(field: "to", message: "cannot be reached by street from \(start) (\(end))")
+            throw BadField(field: "to", message: "cannot be reached by street from \(start) (\(end))")
         }
         return route
     }

@@ -1,5 +1,6 @@
 import BaseMap
 import Foundation
+import GeoCore
 
 /// The driving speed on each street class, read from data (`Data/routing/speeds.json`, km/h per OSM class);
 /// every class must have one, in `allowedRange`.
@@ -9,17 +10,17 @@ public struct StreetSpeeds: Sendable, Equatable {
     public let metresPerSecond: [Double]
 
     /// Speeds in km/h by class; a missing class, an unknown one or a speed outside `allowedRange` is refused by name.
-    public init(kilometresPerHour: [String: Double]) throws(RoutingError) {
+    public init(kilometresPerHour: [String: Double]) throws(BadField) {
         for name in kilometresPerHour.keys where StreetClass(rawValue: name) == nil {
-            throw RoutingError(field: "speeds.\(name)", message: "is not a street class (\(StreetClass.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw BadField(field: "speeds.\(name)", message: "is not a street class (\(StreetClass.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         var speeds: [Double] = []
         for streetClass in StreetClass.allCases {
             guard let speed = kilometresPerHour[streetClass.rawValue] else {
-                throw RoutingError(field: "speeds.\(streetClass.rawValue)", message: "is missing: every street class needs a speed")
+                throw BadField(field: "speeds.\(streetClass.rawValue)", message: "is missing: every street class needs a speed")
             }
             guard speed.isFinite, Self.allowedRange.contains(speed) else {
-                throw RoutingError(field: "speeds.\(streetClass.rawValue)", message: "must be within \(Self.allowedRange) km/h, got \(speed)")
+                throw BadField.outOfRange("speeds.\(streetClass.rawValue)", given: "\(speed)", allowed: Self.allowedRange, unit: "km/h")
             }
             speeds.append(speed / 3.6)
         }
@@ -27,29 +28,16 @@ public struct StreetSpeeds: Sendable, Equatable {
     }
 
     /// Reads a JSON object of km/h per class, naming the file when it cannot be read.
-    public init(contentsOf url: URL) throws(RoutingError) {
+    public init(contentsOf url: URL) throws(BadField) {
         let object: [String: Double]
         do {
             object = try JSONDecoder().decode([String: Double].self, from: Data(contentsOf: url))
         } catch {
-            throw RoutingError(field: url.lastPathComponent, message: "is not a JSON object of km/h per street class: \(error.localizedDescription)")
+            throw BadField(field: url.lastPathComponent, message: "is not a JSON object of km/h per street class: \(error.localizedDescription)")
         }
         try self.init(kilometresPerHour: object)
     }
 
     /// Metres per second on a street of `streetClass`.
     public func speed(of streetClass: StreetClass) -> Double { metresPerSecond[Int(streetClass.rank)] }
-}
-
-/// A routing failure or a bad routing input, naming the field and what was allowed.
-public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let field: String
-    public let message: String
-
-    public init(field: String, message: String) {
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String { "\(field) \(message)" }
 }

@@ -60,7 +60,7 @@ enum CommandLineTool {
         } catch let error as UsageError {
             printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
             return 2
-        } catch let error as BadParameter {
+        } catch let error as BadField {
             printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
             return 2
         } catch let error as LiveMapError where error.field != nil {

@@ -61,7 +61,7 @@ extension FlyAnimationTests {
         #expect {
             try engine.flyAnimation(large, friends: try LiveFixture.samsFriends(), selected: "jordan", now: scene.capturedAt)
         } throws: { error in
-            (error as? BadParameter)?.name == "size"
+            (error as? BadField)?.field == "size"
         }
     }
 }

@@ -76,7 +76,8 @@ struct HTTPTests {
         let error = try json(body)
         let message = error["error"] as? String ?? ""
         #expect(message.contains(parameter), "\(error)")
-        #expect((error["parameter"] as? String).map { !$0.isEmpty && parameter.hasPrefix($0) } == true, "\(error) names the parameter")
+        // The query parameter itself (`size` for a message about `size.width`), not a part of it or another.
+        #expect(error["parameter"] as? String == parameter.split(separator: ".").first.map(String.init), "\(error) names the parameter")
         #expect(!String(decoding: body, as: UTF8.self).contains("Rae"))
     }
 

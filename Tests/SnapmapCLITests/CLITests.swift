@@ -168,17 +168,17 @@ struct PinCLITests {
 
     @Test(arguments: [
         (["hit", "--at", "12"], "X,Y"),
-        (["hit", "--at", "1e308,1e308"], "out of range"),
+        (["hit", "--at", "1e308,1e308"], "--at: 1e+308,1e+308 is out of range"),
         (["render", "--out", ""], "--out must name a file"),
         (["render", "--out", "/tmp/x.png", "--layout-out", " "], "--layout-out must name a file"),
         (["render", "--center", "abc", "--out", "/tmp/x.png"], "--center: expected LAT,LON"),
         (["zoom", "--friend", "rae", "--clock", "scene"], "no visible friend"),
         (["zoom", "--friend", "nobody", "--clock", "scene"], "no visible friend"),
         (["layout", "--selected", "rae", "--clock", "scene"], "no visible friend"),
-        (["layout", "--clock", "yesterday"], "ISO 8601"),
-        (["render", "--layers", "base,clouds", "--out", "/tmp/x.png"], "unknown layer"),
-        (["render", "--zoom", "25", "--out", "/tmp/x.png"], "zoom"),
-        (["render", "--size", "9000x100", "--out", "/tmp/x.png"], "size.width"),
+        (["layout", "--clock", "yesterday"], "--clock: must be an ISO 8601 time"),
+        (["render", "--layers", "base,clouds", "--out", "/tmp/x.png"], "--layers: unknown layer \"clouds\""),
+        (["render", "--zoom", "25", "--out", "/tmp/x.png"], "--zoom: 25 is out of range: allowed 0.0 … 22.0"),
+        (["render", "--size", "9000x100", "--out", "/tmp/x.png"], "--size: size.width"),
         (["render", "--layers", "footsteps", "--out", "/tmp/x.png"], "footsteps is drawn over the base layer"),
     ])
     func badPinRequestsAreClearErrors(arguments: [String], expected: String) throws {

@@ -37,8 +37,8 @@ let ordersCommand = Command(
     let router = try streetRouter(data: try DataLocator.directory(options))
     do {
         return try router.route(from: from, to: to).geoJSON()
-    } catch let error as RoutingError {
-        throw UsageError(description: "--\(error.field) \(error.message)")
+    } catch let error as BadField {
+        throw error.prefixed("--")
     }
 }
 

@@ -1,20 +1,20 @@
-import Planar
-
-/// A dynamic grid index of boxes, MapLibre's GridIndex: a fixed extent cut into cells kept in one dense vector,
-/// each key's box registered in the cells it covers (coordinates clamped to the extent, so a box outside it sits
-/// in the edge cells), so a query looks only at the boxes that share its cells. Keys are small non-negative
+/// A dynamic grid index of boxes of one space (`Space`: screen points, canvas pixels, mercator metres), MapLibre's
+/// GridIndex: a fixed extent cut into cells kept in one dense vector, each key's box registered in the cells it
+/// covers (coordinates clamped to the extent, so a box outside it sits in the edge cells), so a query looks only
+/// at the boxes that share its cells. Keys are small non-negative
 /// integers the caller chooses (an index into its own arrays); a key can be inserted, moved and removed at any
 /// time. Bounded: at most `maxCells` cells; a box over more than `maxCellsPerBox` cells (or not a number) is kept
 /// on a list every query reads, and a query over more than `maxCellsPerQuery` cells reads every box instead.
-public struct GridIndex: Sendable {
+public struct GridIndex<Space>: Sendable {
     /// The most cells a grid has: a finer grid asked for is made coarser.
-    public static let maxCells = 1 << 20
+    @inlinable public static var maxCells: Int { 1 << 20 }
     /// The most cells one box is registered in; larger boxes go on the list every query reads.
-    public static let maxCellsPerBox = 64
+    @inlinable public static var maxCellsPerBox: Int { 64 }
     /// The most cells one query walks; a larger query reads every box instead.
-    public static let maxCellsPerQuery = 4096
+    @inlinable public static var maxCellsPerQuery: Int { 4096 }
 
-    // Internal for @inlinable: the queries are specialised where they are called, with their closures inlined.
+    // Internal for @inlinable: every operation is specialised for its space where it is called, and the queries
+    // have their closures inlined.
     @usableFromInline struct CellRange: Sendable {
         @usableFromInline let x0: Int, y0: Int, x1: Int, y1: Int
         @usableFromInline init(x0: Int, y0: Int, x1: Int, y1: Int) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
@@ -26,16 +26,19 @@ public struct GridIndex: Sendable {
     @usableFromInline let columns: Int, rows: Int
     @usableFromInline var cells: [[Int]]
     @usableFromInline var large: [Int] = []
-    @usableFromInline var boxes: [ScreenRect?] = []
+    @usableFromInline var boxes: [PlaneRect<Space>?] = []
     @usableFromInline var ranges: [CellRange?] = []
-    public private(set) var count = 0
+    @usableFromInline var boxCount = 0
+
+    /// How many keys have a box.
+    @inlinable public var count: Int { boxCount }
 
     /// An index over `extent` (boxes may lie anywhere; the extent only decides where cells are) in cells of about
-    /// `cellSize` points. An extent or size that is not finite and positive gives one cell (slow, still right).
-    public init(extent: ScreenRect, cellSize: Double) {
+    /// `cellSize` units of its space. An extent or size that is not finite and positive gives one cell (slow, still right).
+    @inlinable public init(extent: PlaneRect<Space>, cellSize: Double) {
         let usable = [extent.minX, extent.minY, extent.maxX, extent.maxY, cellSize].allSatisfy(\.isFinite) && cellSize > 0
             && extent.width >= 0 && extent.height >= 0
-        let extent = usable ? extent : ScreenRect(x: 0, y: 0, width: 0, height: 0)
+        let extent = usable ? extent : PlaneRect<Space>(x: 0, y: 0, width: 0, height: 0)
         let cellSize = usable ? cellSize : 1
         var (across, down) = (max((extent.width / cellSize).rounded(.up), 1), max((extent.height / cellSize).rounded(.up), 1))
         let shrink = ((across * down) / Double(Self.maxCells)).squareRoot()
@@ -53,26 +56,26 @@ public struct GridIndex: Sendable {
     }
 
     /// The column of `x`, clamped to the grid (nil for NaN).
-    @usableFromInline func column(_ x: Double) -> Int? {
+    @inlinable func column(_ x: Double) -> Int? {
         let column = ((x - originX) / cellWidth).rounded(.down)
         return column.isNaN ? nil : Int(min(max(column, 0), Double(columns - 1)))
     }
 
-    @usableFromInline func row(_ y: Double) -> Int? {
+    @inlinable func row(_ y: Double) -> Int? {
         let row = ((y - originY) / cellHeight).rounded(.down)
         return row.isNaN ? nil : Int(min(max(row, 0), Double(rows - 1)))
     }
 
-    @usableFromInline func range(_ box: ScreenRect) -> CellRange? {
+    @inlinable func range(_ box: PlaneRect<Space>) -> CellRange? {
         guard let x0 = column(box.minX), let x1 = column(box.maxX), let y0 = row(box.minY), let y1 = row(box.maxY), x0 <= x1, y0 <= y1 else { return nil }
         return CellRange(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
     /// The box registered under `key`, if any.
-    @inlinable public func box(_ key: Int) -> ScreenRect? { key >= 0 && key < boxes.count ? boxes[key] : nil }
+    @inlinable public func box(_ key: Int) -> PlaneRect<Space>? { key >= 0 && key < boxes.count ? boxes[key] : nil }
 
     /// Registers `box` under `key` (a key already there moves to the new box).
-    public mutating func insert(_ key: Int, _ box: ScreenRect) {
+    @inlinable public mutating func insert(_ key: Int, _ box: PlaneRect<Space>) {
         precondition(key >= 0, "GridIndex keys are non-negative")
         remove(key)
         if key >= boxes.count {
@@ -80,7 +83,7 @@ public struct GridIndex: Sendable {
             ranges += repeatElement(nil, count: key + 1 - ranges.count)
         }
         boxes[key] = box
-        count += 1
+        boxCount += 1
         guard let range = range(box), range.count <= Self.maxCellsPerBox else {
             large.append(key)
             return
@@ -92,10 +95,10 @@ public struct GridIndex: Sendable {
     }
 
     /// Forgets `key` (nothing happens when it is not there).
-    public mutating func remove(_ key: Int) {
+    @inlinable public mutating func remove(_ key: Int) {
         guard box(key) != nil else { return }
         boxes[key] = nil
-        count -= 1
+        boxCount -= 1
         guard let range = ranges[key] else {
             large.removeAll { $0 == key }
             return
@@ -110,7 +113,7 @@ public struct GridIndex: Sendable {
     }
 
     /// Calls `body` once for each key whose box meets `area` (edges touching count), in no particular order.
-    @inlinable public func forEach(meeting area: ScreenRect, _ body: (Int) -> Void) {
+    @inlinable public func forEach(meeting area: PlaneRect<Space>, _ body: (Int) -> Void) {
         let (minX, minY, maxX, maxY) = (area.minX, area.minY, area.maxX, area.maxY)
         func meets(_ key: Int) -> Bool {
             guard let box = boxes[key] else { return false }
@@ -137,7 +140,7 @@ public struct GridIndex: Sendable {
     /// The key with the smallest `squaredDistance` under `squaredRadius` (the smaller key of two as near), looking
     /// at cells in rings around `point` until no box further out could be nearer. `squaredDistance` is a box's
     /// squared distance from `point`, or nil to pass over it.
-    @inlinable public func nearest(to point: ScreenPoint, squaredRadius: Double, squaredDistance: (Int) -> Double?) -> Int? {
+    @inlinable public func nearest(to point: PlanePoint<Space>, squaredRadius: Double, squaredDistance: (Int) -> Double?) -> Int? {
         var best: (key: Int, distance: Double)?
         func consider(_ key: Int) {
             guard let distance = squaredDistance(key), distance < squaredRadius else { return }
@@ -163,7 +166,7 @@ public struct GridIndex: Sendable {
     }
 
     /// The keys whose boxes meet `area`, smallest first.
-    @inlinable public func keys(meeting area: ScreenRect) -> [Int] {
+    @inlinable public func keys(meeting area: PlaneRect<Space>) -> [Int] {
         var found: [Int] = []
         forEach(meeting: area) { found.append($0) }
         return found.sorted()
