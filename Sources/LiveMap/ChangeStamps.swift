@@ -39,7 +39,7 @@ extension LiveView {
     /// The stamp of what `viewer` sees while the view is current (nil otherwise: answers then come from the store
     /// and may not be kept). Read it before reading the answer's facts; the answer may be reused while it is equal.
     public func answerStamp(of viewer: PersonID) -> UInt64? {
-        guard isCurrent else { return nil }
+        guard isCurrent, serves(viewer) else { return nil }
         return stamps.stamp(of: viewer)
     }
 

@@ -49,7 +49,7 @@ extension LiveView {
         }
         do {
             let whole = byPages ? nil : store as? any WholeStoreReading
-            var next = try whole.map(Self.readWhole) ?? readByPages()
+            var next = try whole.map { try Self.readWhole($0, partition: partition) } ?? readByPages()
             next.compact()
             refreshLock.lock()
             defer { refreshLock.unlock() }

@@ -71,7 +71,10 @@ extension LiveView: LiveStore {
 
     public func fix(of id: PersonID) throws -> LocationFix? {
         guard isCurrent else { return try store.fix(of: id) }
-        return stateLock.read { state.slots[id].flatMap { state.fixes[Int($0)] } }
+        let held: LocationFix?? = stateLock.read { state.slots[id].map { state.fixes[Int($0)] } }
+        // Unpartitioned, someone not held does not exist; a partition asks the store of people it does not hold.
+        if let held { return held }
+        return partition == nil ? nil : try store.fix(of: id)
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
@@ -121,7 +124,7 @@ extension LiveView: LiveStore {
     public func hurried<T>(_ body: () throws -> T) rethrows -> T { try store.hurried(body) }
 
     public func candidates(of viewer: PersonID) throws -> [Candidate] {
-        guard isCurrent else { return try store.candidates(of: viewer) }
+        guard isCurrent, serves(viewer) else { return try store.candidates(of: viewer) }
         return stateLock.read {
             guard let slot = state.slots[viewer] else { return [] }
             return state.asks[Int(slot)].compactMap { ask in makeCandidate(viewer: viewer, slot, ask.to, ask: ask) }
@@ -133,15 +136,16 @@ extension LiveView: LiveStore {
         return stateLock.read {
             guard let slot = state.slots[person] else { return [] }
             return state.askedBy[Int(slot)].compactMap { asker in
-                guard let viewer = state.people[Int(asker)]?.id, let ask = findAsk(from: asker, to: slot) else { return nil }
+                guard state.served[Int(asker)], let viewer = state.people[Int(asker)]?.id, let ask = findAsk(from: asker, to: slot) else { return nil }
                 return makeCandidate(viewer: viewer, asker, slot, ask: ask)
             }
         }
     }
 
     public func candidate(viewer: PersonID, person: PersonID) throws -> Candidate? {
-        guard isCurrent else { return try store.candidate(viewer: viewer, person: person) }
-        return heldCandidate(viewer: viewer, person: person)
+        guard isCurrent, serves(viewer) else { return try store.candidate(viewer: viewer, person: person) }
+        if let held = heldCandidate(viewer: viewer, person: person) { return held }
+        return partition == nil ? nil : try store.candidate(viewer: viewer, person: person)
     }
 
     /// The facts of `person` as `viewer` sees them in memory, current or not; must not hold `stateLock`.

@@ -31,6 +31,9 @@ public final class LiveView: @unchecked Sendable {
 
     /// People by dense slot; a removed person's slot stays empty until the next full load.
     struct State {
+        /// The partition whose viewers this state serves (nil: everyone), and whether it serves each slot.
+        var partition: ViewPartition?
+        var served: [Bool] = []
         var slots: [PersonID: Int32] = [:]
         var people: [Person?] = []
         var settings: [SharingSettings] = []
@@ -47,12 +50,14 @@ public final class LiveView: @unchecked Sendable {
     }
 
     public let store: any LiveStore
+    /// The viewers this view answers from memory (nil: everyone); see `LiveView+Partition`.
+    public let partition: ViewPartition?
     let clock: @Sendable () -> Date
     let monotonic: @Sendable () -> UInt64
     /// Taken by every change of `state` and held across the store read it applies, so changes apply in order.
     let refreshLock = NSLock()
     let stateLock = ReadWriteLock()
-    var state = State()
+    var state: State
     var loaded = false
     var liveness: (any BusLiveness)?
     var followsBus = false
@@ -70,21 +75,23 @@ public final class LiveView: @unchecked Sendable {
     /// A view in front of `store`, empty (answering from the store) until `load`. `clock` is the server's (the rule's
     /// time, when a change is weighed for who must hear of it); `monotonic` is the clock the staleness bound is
     /// measured on, nanoseconds (tests move it by hand).
-    public init(store: any LiveStore, clock: @escaping @Sendable () -> Date = { Date() },
+    public init(store: any LiveStore, partition: ViewPartition? = nil, clock: @escaping @Sendable () -> Date = { Date() },
                 monotonic: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.store = store
+        self.partition = partition
+        state = State(partition: partition)
         self.clock = clock
         self.monotonic = monotonic
     }
 
     /// The view from a store's whole reads: people, then asks, then blocks.
-    static func readWhole(_ store: any WholeStoreReading) throws -> State {
-        var next = State()
+    static func readWhole(_ store: any WholeStoreReading, partition: ViewPartition?) throws -> State {
+        var next = State(partition: partition)
         try store.readWhole(person: { person, settings, fix in _ = add(person, settings: settings, fix: fix, to: &next) }, ask: { from, to, details in
-            guard let first = next.slots[from], let second = next.slots[to] else { return }
+            guard let first = next.slots[from], let second = next.slots[to], next.holdsPair(first, second) else { return }
             setAsk(from: first, to: second, details, in: &next)
         }, block: { blocker, blocked in
-            guard let first = next.slots[blocker], let second = next.slots[blocked] else { return }
+            guard let first = next.slots[blocker], let second = next.slots[blocked], next.holdsPair(first, second) else { return }
             next.blocks.insert(pairKey(first, second))
         })
         try store.readBirthdays { id, birthday in
@@ -92,15 +99,15 @@ public final class LiveView: @unchecked Sendable {
             next.birthdays[Int(slot)] = packed(birthday)
         }
         try store.readLiveShares { share in
-            guard let from = next.slots[share.from], let to = next.slots[share.to] else { return }
+            guard let from = next.slots[share.from], let to = next.slots[share.to], next.holdsPair(from, to) else { return }
             next.live[directedKey(from, to)] = share
         }
-        return next
+        return next.pruned()
     }
 
     /// The view from the store's reads of each person: everyone first, then their asks.
     func readByPages() throws -> State {
-        var next = State()
+        var next = State(partition: partition)
         try forEachPage { page in
             for person in page {
                 let slot = Self.add(person, settings: try store.sharing(of: person.id) ?? .newPerson, fix: try store.fix(of: person.id), to: &next)
@@ -109,18 +116,21 @@ public final class LiveView: @unchecked Sendable {
         }
         try forEachPage { page in
             for person in page {
-                guard let slot = next.slots[person.id] else { continue }
-                for candidate in try store.candidates(of: person.id) where candidate.facts.viewerAsked {
+                guard let slot = next.slots[person.id], next.served[Int(slot)] else { continue }
+                for candidate in try store.candidates(of: person.id) where candidate.facts.viewerAsked || next.partition != nil && candidate.facts.personAsked {
                     // Someone added since the first pass is added now, from the facts read with the ask.
                     let target = next.slots[candidate.person.id]
                         ?? Self.add(candidate.person, settings: candidate.facts.settings, fix: candidate.facts.fix, birthday: candidate.birthday, to: &next)
+                    // A partition holds the asks its viewers are asked too (whose details only their askers' answers read).
+                    if candidate.facts.personAsked, next.partition != nil, !next.served[Int(target)] { Self.setAsk(from: target, to: slot, FriendDetails(), in: &next) }
+                    guard candidate.facts.viewerAsked else { continue }
                     Self.setAsk(from: slot, to: target, candidate.details, in: &next)
                     if candidate.facts.blocked { next.blocks.insert(Self.pairKey(slot, target)) }
                     if let share = candidate.facts.live { next.live[Self.directedKey(target, slot)] = share }
                 }
             }
         }
-        return next
+        return next.pruned()
     }
 
     private func forEachPage(_ body: ([Person]) throws -> Void) throws {
@@ -187,8 +197,8 @@ public final class LiveView: @unchecked Sendable {
     func apply(_ change: LiveChange) {
         do {
             switch change {
-            case .person(let id): try refreshPerson(id)
-            case .pair(let first, let second): try refreshPair(first, second)
+            case .person(let id): if follows(id) { try refreshPerson(id) }
+            case .pair(let first, let second): if serves(first) || serves(second) { try refreshPair(first, second) }
             case .removed(let id): stateLock.write { Self.remove(id, from: &state) }
             case .sessions: break
             }
@@ -227,6 +237,7 @@ public final class LiveView: @unchecked Sendable {
     static func add(_ person: Person, settings: SharingSettings, fix: LocationFix?, birthday: Birthday? = nil, to state: inout State) -> Int32 {
         let slot = Int32(state.people.count)
         state.slots[person.id] = slot
+        state.served.append(state.partition?.serves(person.id) ?? true)
         state.people.append(person)
         state.settings.append(settings)
         state.fixes.append(fix)

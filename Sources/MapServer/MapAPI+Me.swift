@@ -24,6 +24,7 @@ extension MapAPI {
         }
         guard let session = try signedIn(request) else { return Self.unauthorized }
         let me = session.person
+        if let misdirected = misdirected(me) { return misdirected }
         guard !request.bodyTooLarge else { return Self.json(413, ["error": "the body is larger than \(HTTPServer.bodyLimit) bytes"]) }
         if request.path == "/v1/me" {
             guard request.method == "DELETE" else { return Self.json(405, ["error": "method \(request.method.prefix(16)) is not allowed here; use DELETE"], headers: [("Allow", "DELETE")]) }

@@ -19,6 +19,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("live", LiveBenchmark.run),
     ("view", ViewBenchmark.run),
     ("viewmemory", ViewMemoryBenchmark.run),
+    ("viewpartitions", ViewMemoryBenchmark.runPartitions),
     ("streams", StreamsBenchmark.run),
     ("redis", RedisBenchmark.run),
     ("freshness", FreshnessBenchmark.run),

@@ -35,9 +35,20 @@ enum LiveOptions {
         // A server answers the map's reads from its in-memory view unless told not to, kept current by the change log
         // (SQLite) or the sharded pub/sub bus (Redis Cluster), each of which says how current it is.
         let viewed = serving != nil && bus is BusLiveness && !options.flag("no-view")
-        let service = LiveMapService(store: viewed ? LiveView(store: store, clock: clock) : store)
+        let partition = try partition(options)
+        guard partition == nil || viewed else { throw UsageError(description: "--partition needs the in-memory view: drop --no-view") }
+        let service = LiveMapService(store: viewed ? LiveView(store: store, partition: partition, clock: clock) : store)
         if let bus { service.attach(bus) }
         return service
+    }
+
+    /// `--partition K/P`, nil when absent.
+    static func partition(_ options: ParsedOptions) throws -> ViewPartition? {
+        do {
+            return try options.value("partition").map { try ViewPartition(parsing: $0, field: "--partition") }
+        } catch {
+            throw UsageError(description: "\(error)")
+        }
     }
 
     /// How `serve` opens its store: with `--demo` or without.
