@@ -13,7 +13,15 @@ public enum SHA256 {
 
     /// The digest of `message` in lower-case hex (64 characters), as tokens are stored.
     public static func hex(_ message: [UInt8]) -> String {
-        digest(message).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        let digest = digest(message)
+        return String(unsafeUninitializedCapacity: 2 * digest.count) { text in
+            for (index, byte) in digest.enumerated() {
+                text[2 * index] = digits[Int(byte >> 4)]
+                text[2 * index + 1] = digits[Int(byte & 0x0F)]
+            }
+            return 2 * digest.count
+        }
     }
 }
 

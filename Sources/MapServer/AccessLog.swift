@@ -46,6 +46,8 @@ public final class AccessLog: @unchecked Sendable {
     /// U+2029), private-use and unassigned categories, and backslashes, as `\xNN` (to U+00FF), `\uNNNN` or
     /// `\UNNNNNNNN`; at most 200 characters. No request can start a line or turn one around for any reader.
     static func escaped(_ text: String) -> String {
+        // Printable ASCII but the backslash (every path a client of the API sends) is kept as it is.
+        if text.utf8.count <= 200, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }) { return text }
         var result = ""
         for scalar in text.unicodeScalars.prefix(200) {
             if needsEscape(scalar) {

@@ -16,8 +16,9 @@ enum EntityTag {
     /// Whether an If-None-Match header names `tag` (or is `*`).
     static func matches(_ header: String?, _ tag: String) -> Bool {
         guard let header else { return false }
+        if header == tag { return true }
         return header.split(separator: ",").contains { candidate in
-            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            let trimmed = HeaderText.trimmingWhitespace(candidate)
             return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
         }
     }

@@ -39,7 +39,7 @@ public struct HTTPRequest: Sendable {
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
         return header.split(separator: ",").contains { item in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = item.split(separator: ";").map { HeaderText.trimmingWhitespace($0).lowercased() }
             guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return quality > 0

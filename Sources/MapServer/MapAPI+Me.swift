@@ -13,7 +13,7 @@ extension MapAPI {
     /// or revoked token.
     func signedIn(_ request: HTTPRequest) throws -> (person: PersonID, tokenHash: String)? {
         guard let header = request.authorization, header.hasPrefix("Bearer "),
-              let hash = LiveMapService.tokenHash(ifWellFormed: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)),
+              let hash = LiveMapService.tokenHash(ifWellFormed: String(HeaderText.trimmingWhitespace(header.dropFirst(7)))),
               let person = try live.store.tokenOwner(hash: hash) else { return nil }
         return (person, hash)
     }

@@ -117,7 +117,7 @@ extension MapAPI {
 
     /// A layout answer, tagged with the hash of its bytes (hashed once), handed to `keep` with its tag before it is answered.
     private func layoutJSON(_ request: HTTPRequest, _ layout: PinLayoutResult, keep: ([UInt8], String) -> Void) throws -> HTTPResponse {
-        let body = try Self.jsonBytes(layout)
+        let body = try LayoutJSON.encode(layout)
         let tag = EntityTag.of(bytes: body)
         keep(body, tag)
         return conditional(request, tag: tag, cacheControl: "private, no-cache") {

@@ -23,7 +23,8 @@ enum LiveBenchmark {
 
     /// Layouts and their revalidations on one server, after one pass over every viewer that reads each one's ETag
     /// (and fills the server's kept answers, as viewers who came before would have); and the answers' mean size.
-    static func layoutLoads(_ base: String, tokens: URL, scratch: URL) throws -> (ServeBenchmark.Load, ServeBenchmark.Load, Double) {
+    static func layoutLoads(_ server: ServedProcess, tokens: URL, scratch: URL) throws -> (ServerLoad, ServerLoad, Double) {
+        let base = server.base
         let config = scratch.appendingPathComponent("etags.curl")
         let lines = try String(contentsOf: tokens, encoding: .utf8).split(separator: "\n")
         try lines.map { "url = \"\(base)/v1/me/layout.json\"\nheader = \"Authorization: Bearer \($0)\"\noutput = \"/dev/null\"\n"
@@ -33,8 +34,10 @@ enum LiveBenchmark {
         let tags = scratch.appendingPathComponent("etags.txt")
         try seen.map { String($0[0]) }.joined(separator: "\n").write(to: tags, atomically: true, encoding: .utf8)
         let url = base + "/v1/me/layout.json"
-        let layouts = try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "layouts"])
-        let revalidations = try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "revalidate", tags.path])
+        let layouts = try server.measured { try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "layouts"]) }
+        let revalidations = try server.measured {
+            try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "revalidate", tags.path])
+        }
         return (layouts, revalidations, seen.compactMap { Double($0[1]) }.reduce(0, +) / Double(seen.count))
     }
 
@@ -52,15 +55,16 @@ enum LiveBenchmark {
         let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
         let floor = try ServeBenchmark.load(server.base + "/healthz/live", connections: 16)
         let clock = ISO8601DateFormatter().string(from: scene.capturedAt)
-        let (layouts, revalidations, answerBytes) = try layoutLoads(server.base, tokens: tokenFile, scratch: scratch)
+        let (layouts, revalidations, answerBytes) = try layoutLoads(server, tokens: tokenFile, scratch: scratch)
         // The same view without kept answers, beside the first on the same file.
         let unkeptServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-layout-cache"])
-        let (unkeptLayouts, unkeptRevalidations, _) = try layoutLoads(unkeptServer.base, tokens: tokenFile, scratch: scratch)
+        let (unkeptLayouts, unkeptRevalidations, _) = try layoutLoads(unkeptServer, tokens: tokenFile, scratch: scratch)
         unkeptServer.stop()
         // The same load on a server that reads the store (no view), started beside the first on the same file.
         let storeServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-view"])
-        let storeLayouts = try ServeBenchmark.load(storeServer.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua",
-                                                   scriptArguments: [tokenFile.path, "layouts"])
+        let storeLayouts = try storeServer.measured {
+            try ServeBenchmark.load(storeServer.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "layouts"])
+        }
         storeServer.stop()
         let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/signed_in.lua",
                                               scriptArguments: [tokenFile.path, "locations"])
@@ -93,13 +97,13 @@ enum LiveBenchmark {
         return [
             String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache by snapmap seed --synthetic, then copied)", world.people, world.friendsEach, buildTime),
             line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
-            line("live /v1/me/layout.json for \(world.tokens) viewers, kept answers (after one pass that keeps them)", layouts, goal: goals.layouts)
+            line("live /v1/me/layout.json for \(world.tokens) viewers, kept answers (after one pass that keeps them)", layouts.load, goal: goals.layouts) + layouts.costs
                 + String(format: "; %.2f× the view without them; answers %.1f KB on average", layouts.requestsPerSecond / unkeptLayouts.requestsPerSecond, answerBytes / 1024),
-            line("live /v1/me/layout.json for \(world.tokens) viewers, from the view (--no-layout-cache)", unkeptLayouts, goal: goals.layouts),
-            line("live /v1/me/layout.json for \(world.tokens) viewers, from the store (--no-view)", storeLayouts, goal: goals.layouts)
+            line("live /v1/me/layout.json for \(world.tokens) viewers, from the view (--no-layout-cache)", unkeptLayouts.load, goal: goals.layouts) + unkeptLayouts.costs,
+            line("live /v1/me/layout.json for \(world.tokens) viewers, from the store (--no-view)", storeLayouts.load, goal: goals.layouts) + storeLayouts.costs
                 + String(format: "; the view answers %.2f× the store, kept answers %.2f×", unkeptLayouts.requestsPerSecond / storeLayouts.requestsPerSecond,
                          layouts.requestsPerSecond / storeLayouts.requestsPerSecond),
-            line("live layout revalidations (If-None-Match, unchanged), kept answers", revalidations, goal: goals.revalidations)
+            line("live layout revalidations (If-None-Match, unchanged), kept answers", revalidations.load, goal: goals.revalidations) + revalidations.costs
                 + String(format: "; without kept answers %.0f/s: %.2f×", unkeptRevalidations.requestsPerSecond,
                          revalidations.requestsPerSecond / unkeptRevalidations.requestsPerSecond),
             line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps, goal: goals.snaps),
@@ -112,6 +116,19 @@ enum LiveBenchmark {
                           latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
                           latency["ready"] as? Double ?? .nan, latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99),
         ].joined(separator: "\n")
+    }
+}
+
+/// A load run on one server, with the CPU time the server spent over it.
+struct ServerLoad {
+    let load: ServeBenchmark.Load
+    let serverCPUSeconds: Double
+    var requestsPerSecond: Double { load.requestsPerSecond }
+
+    /// The server's CPU time a request, and the cores the client (wrk, one thread) used: when they near one, wrk
+    /// and not the server set the rate.
+    var costs: String {
+        String(format: "; server %.0f µs of CPU a request, wrk %.2f cores", serverCPUSeconds / Double(max(1, load.requests)) * 1e6, load.clientCores)
     }
 }
 
@@ -132,6 +149,21 @@ final class ServedProcess {
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         guard let start = line.range(of: "http://") else { throw BenchmarkFailure(message: "serve printed \(line)") }
         base = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+    }
+
+    /// Runs a load and measures the server's CPU time (user and system, from /proc) over it.
+    func measured(_ load: () throws -> ServeBenchmark.Load) throws -> ServerLoad {
+        let before = cpuSeconds()
+        let result = try load()
+        return ServerLoad(load: result, serverCPUSeconds: cpuSeconds() - before)
+    }
+
+    /// The server's CPU seconds so far (utime and stime of /proc/PID/stat, after the command's parenthesis).
+    func cpuSeconds() -> Double {
+        let text = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        let fields = text.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     func stop() {

@@ -14,6 +14,8 @@ enum ServeBenchmark {
         let errors: Int
         var maxMilliseconds = 0.0
         var requests = 0
+        /// The cores wrk (the client, one thread) used while it ran: near 1, the client and not the server set the rate.
+        var clientCores = Double.nan
     }
 
     static func run() throws -> String {
@@ -71,7 +73,10 @@ enum ServeBenchmark {
         var arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "15s"]
         if let header { arguments += ["-H", header] }
         if let script { arguments += ["-s", script] }
+        let (clientBefore, started) = (childrenCPUSeconds(), ContinuousClock.now)
         let text = try BenchmarkProcess.run("wrk", arguments + [url] + (scriptArguments.isEmpty ? [] : ["--"] + scriptArguments))
+        let elapsed = ContinuousClock.now - started
+        let clientCores = (childrenCPUSeconds() - clientBefore) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         func number(after label: String) -> String? {
             guard let range = text.range(of: label) else { return nil }
             return text[range.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\n" }).first.map(String.init)
@@ -86,7 +91,14 @@ enum ServeBenchmark {
         let requests = text.range(of: " requests in ").flatMap { range in
             text[..<range.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" }).last.flatMap { Int($0) }
         } ?? 0
-        return Load(requestsPerSecond: rate, p99Milliseconds: p99, errors: errors, maxMilliseconds: maximum, requests: requests)
+        return Load(requestsPerSecond: rate, p99Milliseconds: p99, errors: errors, maxMilliseconds: maximum, requests: requests, clientCores: clientCores)
+    }
+
+    /// CPU seconds (user and system) of this process's children that have ended: wrk's, around one run.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// wrk's latency text ("850.00us", "3.21ms", "1.02s") in milliseconds.

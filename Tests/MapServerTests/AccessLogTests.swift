@@ -11,6 +11,19 @@ struct AccessLogTests {
         #expect(AccessLog.escaped(String(repeating: "a", count: 500)).count == 200)
     }
 
+    /// Each ASCII character in a path (where the fast path for printable ASCII applies) is escaped
+    /// exactly when Unicode's categories say so (or it is a backslash).
+    @Test func asciiIsEscapedByItsCategory() {
+        for value in UInt8(0)...UInt8(0x7F) {
+            let scalar = Unicode.Scalar(value)
+            let category = scalar.properties.generalCategory
+            let escapes = [.control, .format, .spaceSeparator].contains(category) || scalar == "\\"
+            let text = "/v1/me/\(Character(scalar))x"
+            let expected = escapes ? "/v1/me/\\x" + String(format: "%02X", value) + "x" : text
+            #expect(AccessLog.escaped(text) == expected, "\(value)")
+        }
+    }
+
     /// Readers that split lines on U+0085, U+2028, U+2029 or C1 controls, or show bidi overrides, see one line too.
     @Test func unicodeLineBreaksSeparatorsAndBidiControlsAreEscaped() throws {
         let pipe = Pipe()
