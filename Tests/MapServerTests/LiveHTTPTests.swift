@@ -118,13 +118,25 @@ struct LiveHTTPTests {
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"place\": \"" + String(repeating: "x", count: 20_000) + "\"}", 413, ""),
     ])
     func badLocationsAreClearErrorsThatChangeNothing(body: String, status: Int, field: String) async throws {
+        // A sender and a friend of their own, so that neither the clock nor other tests on the shared server move
+        // the friend's map: it changes only if the sender's fix does.
         let server = try self.server
-        let before = try await server.fetch("/v1/me/layout.json")
-        let answer = try await server.fetch("/v1/me/location", method: "PUT", body: Data(body.utf8))
+        let id = UUID().uuidString.prefix(6).lowercased()
+        let (sender, watcher) = ("bad-\(id)", "watch-\(id)")
+        try server.operate("users", "add", sender, "--name", "Bad Test")
+        try server.operate("users", "add", watcher, "--name", "Watch Test")
+        try server.operate("friends", "add", sender, watcher)
+        try server.operate("sharing", sender, "--ghost", "off")
+        let (senderToken, watcherToken) = (try server.operate("users", "token", sender), try server.operate("users", "token", watcher))
+        let before = try await server.fetch("/v1/me/layout.json", token: watcherToken)
+        let answer = try await server.fetch("/v1/me/location", method: "PUT", body: Data(body.utf8), token: senderToken)
         #expect(answer.0 == status, "\(body.prefix(60))")
         #expect(answer.1["content-type"] == "application/json")
         if !field.isEmpty { #expect((try json(answer.2))["field"] as? String == field, "\(String(decoding: answer.2, as: UTF8.self))") }
-        #expect(try await server.fetch("/v1/me/layout.json").1["etag"] == before.1["etag"], "nothing changed")
+        #expect(try await server.fetch("/v1/me/layout.json", token: watcherToken).1["etag"] == before.1["etag"], "nothing changed")
+        let good = Data(#"{"lat": 40.7153, "lon": -73.951, "accuracyMeters": 5}"#.utf8)
+        #expect(try await server.fetch("/v1/me/location", method: "PUT", body: good, token: senderToken).0 == 204)
+        #expect(try await server.fetch("/v1/me/layout.json", token: watcherToken).1["etag"] != before.1["etag"], "a kept fix does change it")
     }
 
     @Test func locationUpdatesAreRateLimitedPerPerson() async throws {
