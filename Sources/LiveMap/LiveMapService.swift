@@ -128,7 +128,8 @@ public final class LiveMapService: Sendable {
 
     /// The friends `viewer` sees at `now`, in id order: exactly those the visibility rule allows.
     public func visibleFriends(of viewer: PersonID, at now: Date) throws -> [VisibleFriend] {
-        try store.candidates(of: viewer).compactMap { Self.visible($0, at: now) }
+        var clock = PoseClock(now: now)
+        return try store.candidates(of: viewer).compactMap { Self.visible($0, clock: &clock) }
     }
 
     /// One person as `viewer` sees them at `now`; nil when hidden or unknown (the two are the same answer).
@@ -138,10 +139,17 @@ public final class LiveMapService: Sendable {
 
     /// The friend a candidate is at `now`, when the rule lets them be seen.
     public static func visible(_ candidate: Candidate, at now: Date) -> VisibleFriend? {
+        var clock = PoseClock(now: now)
+        return visible(candidate, clock: &clock)
+    }
+
+    /// The friend a candidate is at `clock`'s reading, when the rule lets them be seen (many candidates, one clock).
+    public static func visible(_ candidate: Candidate, clock: inout PoseClock) -> VisibleFriend? {
+        let now = clock.now
         guard VisibilityRule.isVisible(candidate.facts, at: now), let fix = candidate.facts.fix else { return nil }
         let liveUntil = VisibilityRule.isLive(candidate.facts, at: now) ? candidate.facts.live?.until : nil
         return VisibleFriend(person: candidate.person, fix: fix, details: candidate.details, liveUntil: liveUntil,
-                             pose: PoseRule.pose(fix: fix, birthday: candidate.birthday, now: now))
+                             pose: PoseRule.pose(fix: fix, birthday: candidate.birthday, clock: &clock))
     }
 
     func notify(_ change: LiveChange) {

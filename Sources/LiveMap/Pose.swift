@@ -21,14 +21,20 @@ public enum PoseRule {
 
     /// The pose of a friend whose visible fix is `fix` (nil: none the viewer may see) and birthday `birthday`, at `now`.
     public static func pose(fix: LocationFix?, birthday: Birthday?, now: Date, timeZone: TimeZone = timeZone) -> Pose {
-        if let fix, now.timeIntervalSince(fix.takenAt) <= freshFor {
+        var clock = PoseClock(now: now, timeZone: timeZone)
+        return pose(fix: fix, birthday: birthday, clock: &clock)
+    }
+
+    /// The pose as `pose(fix:birthday:now:timeZone:)` chooses it, at `clock`'s reading (whose local day is found once).
+    public static func pose(fix: LocationFix?, birthday: Birthday?, clock: inout PoseClock) -> Pose {
+        if let fix, clock.now.timeIntervalSince(fix.takenAt) <= freshFor {
             let speed = fix.speedMetersPerSecond ?? 0
             if fix.activity == .flying || speed > flyingAbove { return .flying }
             if fix.activity == .automotive || speed >= drivingFrom { return .driving }
         }
         // Most friends have neither: they need no calendar.
         guard birthday != nil || fix?.activity == .still else { return .standing }
-        let day = LocalDay.of(now, timeZone)
+        let day = clock.day
         if let birthday, day.isBirthday(birthday) { return .birthday }
         if let fix, fix.activity == .still, day.hour < nightEndsAtHour, fix.takenAt < day.midnight { return .asleep }
         return .standing
@@ -37,16 +43,47 @@ public enum PoseRule {
     /// The first instant after `now` at which the pose of the same inputs could change with no write (an activity or
     /// speed growing stale, within a millisecond; a midnight; the night's end); nil when only a write can change it.
     public static func nextChange(fix: LocationFix?, birthday: Birthday?, now: Date, timeZone: TimeZone = timeZone) -> Date? {
-        var times: [Date] = []
+        var clock = PoseClock(now: now, timeZone: timeZone)
+        return nextChange(fix: fix, birthday: birthday, clock: &clock)
+    }
+
+    /// The instant `nextChange(fix:birthday:now:timeZone:)` finds, at `clock`'s reading.
+    public static func nextChange(fix: LocationFix?, birthday: Birthday?, clock: inout PoseClock) -> Date? {
+        let now = clock.now
+        var next: Date?
+        func consider(_ time: Date) {
+            if time > now, next.map({ time < $0 }) ?? true { next = time }
+        }
         if let fix, fix.activity == .flying || fix.activity == .automotive || (fix.speedMetersPerSecond ?? 0) >= drivingFrom {
-            times.append(fix.takenAt.addingTimeInterval(freshFor + 0.001))
+            consider(fix.takenAt.addingTimeInterval(freshFor + 0.001))
         }
         if birthday != nil || fix?.activity == .still {
-            let day = LocalDay.of(now, timeZone)
-            times.append(day.nextMidnight)
-            if fix?.activity == .still { times.append(day.dawn) }
+            let day = clock.day
+            consider(day.nextMidnight)
+            if fix?.activity == .still { consider(day.dawn) }
         }
-        return times.filter { $0 > now }.min()
+        return next
+    }
+}
+
+/// One clock reading in the poses' time zone, whose local day is found on first need and then kept: a read poses all
+/// of a viewer's friends, and finds when their poses change, at one reading.
+public struct PoseClock: Sendable {
+    public let now: Date
+    public let timeZone: TimeZone
+    private var found: LocalDay?
+
+    public init(now: Date, timeZone: TimeZone = PoseRule.timeZone) {
+        (self.now, self.timeZone) = (now, timeZone)
+    }
+
+    var day: LocalDay {
+        mutating get {
+            if let found { return found }
+            let day = LocalDay.of(now, timeZone)
+            found = day
+            return day
+        }
     }
 }
 

@@ -26,12 +26,20 @@ extension LiveMapService {
         // Such a timer ends the answer too: until then a view tells the viewer nothing of a hidden friend's fixes
         // (`LiveView.viewersToTell`), so neither the bytes nor the time of an answer can hint at them. A pose changes
         // with the clock too (an activity growing stale, a birthday's midnight), for a friend seen now.
-        let seen = candidates.compactMap { candidate in Self.visible(candidate, at: now).map { (candidate, $0) } }
-        let poses = seen.compactMap { candidate, friend in PoseRule.nextChange(fix: friend.fix, birthday: candidate.birthday, now: now) }
-        let until = (candidates.flatMap { candidate in
-            VisibilityRule.timersThatShow(candidate.facts, after: now) + [VisibilityRule.nextChange(candidate.facts, after: now)].compactMap { $0 }
-        } + poses).min()
-        return (seen.map { Friend($0.1) }, until)
+        var clock = PoseClock(now: now)
+        var friends: [Friend] = []
+        var until: Date?
+        func consider(_ time: Date?) {
+            if let time, until.map({ time < $0 }) ?? true { until = time }
+        }
+        for candidate in candidates {
+            VisibilityRule.timersThatShow(candidate.facts, after: now).forEach(consider)
+            consider(VisibilityRule.nextChange(candidate.facts, after: now))
+            guard let friend = Self.visible(candidate, clock: &clock) else { continue }
+            friends.append(Friend(friend))
+            consider(PoseRule.nextChange(fix: friend.fix, birthday: candidate.birthday, clock: &clock))
+        }
+        return (friends, until)
     }
 
     /// The stamp of what `viewer` sees, when the store is a current `LiveView` (`LiveView.answerStamp`); else nil.
