@@ -66,28 +66,7 @@ struct LiveViewTests {
         for step in 0..<260 {
             let writer = random.next() % 3 == 0 ? elsewhere : viewed
             let (a, b) = (pick(&random), pick(&random))
-            let me = PersonID(trusted: a)
-            switch random.next() % 16 {
-            case 0..<6:
-                _ = try? writer.requestFriend(me, b)
-                if random.next() % 3 != 0 { _ = try? writer.requestFriend(PersonID(trusted: b), a) }
-            case 6: try? writer.removeFriend(me, b)
-            case 7: try? writer.block(me, b)
-            case 8: try? writer.unblock(me, b)
-            case 9, 10:
-                let ghost = ["off", "off", "3h", "24h", "untilOff"][Int(random.next() % 5)]
-                let mode = ["friends", "friends", "friendsExcept", "only"][Int(random.next() % 4)]
-                let listed = mode == "friends" ? [] : (0..<Int(random.next() % 6)).map { _ in pick(&random) }
-                _ = try? writer.setSharing(me, ghost: ghost, audience: (mode, listed), now: now)
-            case 11..<15:
-                let age = Double(random.next() % (4 * 3600)) - 30
-                let coordinate = try Coordinate(lat: 40.70 + random.unit() * 0.03, lon: -73.97 + random.unit() * 0.03)
-                _ = try? writer.updateLocation(me, fix: LocationFix(coordinate: coordinate, accuracyMeters: 8, takenAt: now.addingTimeInterval(-age)), now: now)
-            default:
-                if (try? writer.removePerson(a)) == nil, (try? writer.addPerson(id: a, name: "Person \(a) again")) != nil {
-                    _ = try? writer.setSharing(me, ghost: "off", audience: nil, now: now)
-                }
-            }
+            try RandomLiveChange.make(by: writer, a, b, random: &random, now: now, listedMost: 6, other: pick)
             // Heard through the log (another process's changes), and the log read within the bound even when this
             // crowded machine kept the feed's thread waiting: what is asserted is that the view answers, not when.
             try Self.waitForFeed(feed)

@@ -116,8 +116,13 @@ struct CLITests {
         }
     }
 
-    /// One live store for this test process (seeded by the first command that opens it), never the checkout's.
-    static let database = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-cli-\(UUID().uuidString)/live.db").path
+    /// One live store for this test process, never the checkout's, seeded whole by one command before any test uses
+    /// it: commands started together on a new store would each find it partly seeded by another.
+    static let database: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-cli-\(UUID().uuidString)/live.db").path
+        _ = try? Snapmap.run(["layout", "--clock", "scene"], environment: ["SNAPMAP_DB": path])
+        return path
+    }()
 
     func runArray(_ arguments: [String], database: String = CLITests.database) throws -> Result {
         let result = try Snapmap.run(arguments, environment: ["SNAPMAP_DB": database])
