@@ -38,11 +38,13 @@ extension LiveMapService {
     public func attach(_ bus: any LiveBus) {
         busHolder.set(bus)
         let view = store as? LiveView
-        bus.listen { [observers, snapObservers, orderObservers, resyncObservers] message in
+        bus.listen { [observers, snapObservers, orderObservers, fixObservers, resyncObservers] message in
             view?.hear(message)
             switch message {
             case .change(let change): observers.send(change)
-            case .fix(let id, _): observers.send(.person(id))
+            case .fix(let id, let fix):
+                observers.send(.person(id))
+                fixObservers.send((id, fix))
             case .snap(let snap): snapObservers.send(snap)
             case .order(let notice): orderObservers.send(notice)
             case .resync: resyncObservers.send(())
@@ -56,6 +58,11 @@ extension LiveMapService {
     /// Calls `observer` with each order another process placed or moved (its own orders it tells itself).
     public func observeOrders(_ observer: @escaping @Sendable (OrderNotice) -> Void) {
         orderObservers.add(observer)
+    }
+
+    /// Calls `observer` with each fix another process kept (its own fixes it tells itself).
+    public func observeFixes(_ observer: @escaping @Sendable (PersonID, LocationFix) -> Void) {
+        fixObservers.add { observer($0.0, $0.1) }
     }
 
     /// Calls `observer` when the bus may have lost messages, so that what was derived from them is re-read.

@@ -33,6 +33,7 @@ public final class LiveMapService: Sendable {
     let observers = ObserverList<LiveChange>()
     let snapObservers = ObserverList<PublicSnap>()
     let orderObservers = ObserverList<OrderNotice>()
+    let fixObservers = ObserverList<(PersonID, LocationFix)>()
     let resyncObservers = ObserverList<Void>()
     let busHolder = BusHolder()
 

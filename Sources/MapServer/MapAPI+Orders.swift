@@ -31,8 +31,10 @@ extension MapAPI {
 
     /// Orders placed or moved by another process (the operator's `orders …`, a second server on the same store),
     /// heard through the store's change log (SQLite) or its sharded pub/sub (Redis Cluster), reach their customer's
-    /// streams as this server's own moves do, and a finished order's drive is forgotten here too.
-    static func followOrders(live: LiveMapService, drives: LiveDrives?, events: EventHub) {
+    /// streams as this server's own moves do, and a finished order's drive is forgotten here too. A Dasher's fix
+    /// kept through another server goes into this server's drives as well, so a customer whose stream or map is here
+    /// sees the matched position and ETA wherever the Dasher's phone sent it.
+    static func followOrders(live: LiveMapService, drives: LiveDrives?, events: EventHub, clock: @escaping @Sendable () -> Date) {
         guard let store = live.orderStore else { return }
         let book = OrderBook(store: store)
         live.observeOrders { notice in
@@ -42,6 +44,7 @@ extension MapAPI {
             guard let body = try? encoded(OrderView(order, drives?.view(of: order))) else { return }
             events.orderChanged(String(decoding: body, as: UTF8.self), for: order.customer)
         }
+        live.observeFixes { person, fix in dasherMoved(person, fix, at: clock(), drives: drives, events: events) }
     }
 
     /// A fix `me` sent, taken into the drive of each order they are driving; its customer's streams are told.

@@ -69,7 +69,7 @@ public final class MapAPI: Sendable {
         events = EventHub(live: live, clock: clock)
         baseMapData = Self.fingerprint(engine.paths.baseMapCacheDirectory.appendingPathComponent("basemap.bin"))
         drives = Self.drives(engine: engine, live: live, baseMapData: baseMapData)
-        Self.followOrders(live: live, drives: drives, events: events)
+        Self.followOrders(live: live, drives: drives, events: events, clock: clock)
         files = StaticFiles(webDirectory: engine.paths.dataDirectory.appendingPathComponent("web"),
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine.glow.aggregate, live: live, clock: clock)

@@ -17,6 +17,9 @@ public struct ProcessResult: Sendable {
 /// Running programs from tests: one way, which feeds standard input and drains both outputs at once, so neither
 /// side ever waits on a full pipe.
 public enum TestProcess {
+    /// How long the outputs of a program that ended are read for at most.
+    static let drainBound: DispatchTimeInterval = .seconds(5)
+
     /// Runs `executable` with `arguments`, `input` on its standard input, `environment` over this process's, in
     /// `directory`; waits for it to end.
     public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
@@ -34,11 +37,13 @@ public enum TestProcess {
         // Threads of their own, not the shared dispatch pool: a caller blocked on the pool (one of its threads
         // waiting here) would otherwise wait for work queued behind itself, and a full suite once hung so.
         let group = DispatchGroup()
-        let errors = Drain(stderr.fileHandleForReading)
-        group.enter()
-        Thread.detachNewThread {
-            errors.read()
-            group.leave()
+        let (output, errors) = (Drain(stdout.fileHandleForReading), Drain(stderr.fileHandleForReading))
+        for drain in [output, errors] {
+            group.enter()
+            Thread.detachNewThread {
+                drain.read()
+                group.leave()
+            }
         }
         if let input {
             group.enter()
@@ -48,10 +53,12 @@ public enum TestProcess {
                 group.leave()
             }
         }
-        let printed = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, exited: process.terminationReason == .exit, stdout: printed, stderr: errors.data)
+        // A process another test spawns at the same moment may inherit a pipe's writing end and hold it open for
+        // minutes (a Redis node's shell did, and a clean-clone run hung here): what the program wrote is read within
+        // moments of its exit, so the end of the pipes is waited for a bounded time only.
+        _ = group.wait(timeout: .now() + Self.drainBound)
+        return ProcessResult(status: process.terminationStatus, exited: process.terminationReason == .exit, stdout: output.data, stderr: errors.data)
     }
 
     /// Starts `executable` with `arguments`, its input and outputs on /dev/null, and returns without waiting.
@@ -88,13 +95,20 @@ public enum ProcessTimes {
 /// Everything a pipe gives until it closes, read on another thread.
 private final class Drain: @unchecked Sendable {
     private let handle: FileHandle
-    private(set) var data = Data()
+    private let lock = NSLock()
+    private var received = Data()
 
     init(_ handle: FileHandle) {
         self.handle = handle
     }
 
+    /// What was read so far.
+    var data: Data { lock.withLock { received } }
+
+    /// Reads until the end of the pipe, keeping each piece as it comes.
     func read() {
-        data = handle.readDataToEndOfFile()
+        while case let piece = handle.availableData, !piece.isEmpty {
+            lock.withLock { received.append(piece) }
+        }
     }
 }
