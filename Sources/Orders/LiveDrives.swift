@@ -40,7 +40,14 @@ public final class LiveDrives: @unchecked Sendable {
             for stored in (try? self.book.driving(by: dasher)) ?? [] {
                 guard let tracker = try? self.step(stored, fix, at: now) else { continue }
                 var order = stored.order
-                if order.state == .heading && tracker.isNearby, let near = try? self.book.apply(.nearby, to: order.id, at: now) { order = near.order }
+                if order.state == .heading && tracker.isNearby, let near = try? self.book.apply(.nearby, to: order.id, at: now) {
+                    order = near.order
+                } else if let current = try? self.book.order(order.id)?.order {
+                    // Another server tracking the same drive (from the bus) may have moved it since it was read: the
+                    // customer is told the order as it stands, never a state it already left.
+                    guard !current.state.isFinal else { continue }
+                    order = current
+                }
                 answers.append((order, DeliveryReplay.view(order, tracker, at: now)))
             }
             if !answers.isEmpty { moved(answers) }
