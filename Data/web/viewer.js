@@ -101,7 +101,7 @@ document.getElementById("card-chat").addEventListener("click", (event) => {
   document.getElementById("chat").dataset.link = `snapchat://chat/${chatting.id}`;
   document.getElementById("chat").classList.add("open");
   document.getElementById("chat").setAttribute("aria-hidden", "false");
-  document.getElementById("chat-input").focus();
+  document.getElementById("chat-input").focus({ preventScroll: true });
 });
 document.getElementById("footsteps-toggle").addEventListener("click", async (event) => {
   if (busy || !camera) return;
