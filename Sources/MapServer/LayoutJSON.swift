@@ -16,11 +16,13 @@ enum LayoutJSON {
         var output: [UInt8] = []
         /// Where a number is, for the error a NaN or infinity makes (the keys leading to it, as `CompactJSONEncoder` names them).
         private var path: [String] = []
+        /// Whether the object being written has a field already, so the next key needs a comma before it.
+        private var hasField = false
 
         mutating func layout(_ layout: PinLayoutResult) throws {
-            output.append(UInt8(ascii: "{"))
-            if let card = layout.card { try field("card", first: true) { try $0.card(card) } }
-            try field("groups", first: layout.card == nil) { writer in
+            open()
+            if let card = layout.card { try field("card") { try $0.card(card) } }
+            try field("groups") { writer in
                 try writer.array(layout.groups) { try $0.group($1) }
             }
             key("now")
@@ -32,14 +34,10 @@ enum LayoutJSON {
         }
 
         mutating func pin(_ pin: LaidOutPin) throws {
-            output.append(UInt8(ascii: "{"))
-            var first = true
-            if let anchor = pin.anchor {
-                string("anchor", anchor.rawValue, first: true)
-                first = false
-            }
-            if let rect = pin.avatarRect { try field("avatarRect", first: first) { try $0.rect(rect) } }
-            try field("coordinate", first: first && pin.avatarRect == nil) { try $0.coordinate(pin.coordinate) }
+            open()
+            if let anchor = pin.anchor { string("anchor", anchor.rawValue) }
+            if let rect = pin.avatarRect { try field("avatarRect") { try $0.rect(rect) } }
+            try field("coordinate") { try $0.coordinate(pin.coordinate) }
             if let groupId = pin.groupId { string("groupId", groupId) }
             if let hidden = pin.hidden { string("hidden", hidden) }
             string("id", pin.id)
@@ -57,14 +55,10 @@ enum LayoutJSON {
         }
 
         mutating func group(_ group: LaidOutGroup) throws {
-            output.append(UInt8(ascii: "{"))
-            var first = true
-            if let anchor = group.anchor {
-                string("anchor", anchor.rawValue, first: true)
-                first = false
-            }
-            if let rect = group.avatarRect { try field("avatarRect", first: first) { try $0.rect(rect) } }
-            try field("coordinate", first: first && group.avatarRect == nil) { try $0.coordinate(group.coordinate) }
+            open()
+            if let anchor = group.anchor { string("anchor", anchor.rawValue) }
+            if let rect = group.avatarRect { try field("avatarRect") { try $0.rect(rect) } }
+            try field("coordinate") { try $0.coordinate(group.coordinate) }
             string("id", group.id)
             if let labelHidden = group.labelHidden { string("labelHidden", labelHidden) }
             if let rect = group.labelRect { try field("labelRect") { try $0.rect(rect) } }
@@ -85,8 +79,8 @@ enum LayoutJSON {
         }
 
         mutating func card(_ card: SelectionCard) throws {
-            output.append(UInt8(ascii: "{"))
-            try field("avatarRect", first: true) { try $0.rect(card.avatarRect) }
+            open()
+            try field("avatarRect") { try $0.rect(card.avatarRect) }
             try field("chatButtonRect") { try $0.rect(card.chatButtonRect) }
             string("chatLabel", card.chatLabel)
             try number("cornerRadius", card.cornerRadius)
@@ -105,8 +99,8 @@ enum LayoutJSON {
         }
 
         mutating func viewport(_ viewport: Viewport) throws {
-            output.append(UInt8(ascii: "{"))
-            try field("center", first: true) { try $0.coordinate(viewport.center) }
+            open()
+            try field("center") { try $0.coordinate(viewport.center) }
             try field("insets") { writer in
                 let insets = viewport.insets
                 try writer.numbers("bottom", insets.bottom, "left", insets.left, "right", insets.right, "top", insets.top)
@@ -123,8 +117,8 @@ enum LayoutJSON {
 
         /// An object of two numbers, its keys given in sorted order.
         mutating func numbers(_ first: String, _ one: Double, _ second: String, _ two: Double) throws {
-            output.append(UInt8(ascii: "{"))
-            try number(first, one, first: true)
+            open()
+            try number(first, one)
             try number(second, two)
             output.append(UInt8(ascii: "}"))
         }
@@ -132,8 +126,8 @@ enum LayoutJSON {
         /// An object of four numbers, its keys given in sorted order.
         mutating func numbers(_ first: String, _ one: Double, _ second: String, _ two: Double, _ third: String, _ three: Double,
                               _ fourth: String, _ four: Double) throws {
-            output.append(UInt8(ascii: "{"))
-            try number(first, one, first: true)
+            open()
+            try number(first, one)
             try number(second, two)
             try number(third, three)
             try number(fourth, four)
@@ -149,23 +143,30 @@ enum LayoutJSON {
             output.append(UInt8(ascii: "]"))
         }
 
-        mutating func key(_ name: String, first: Bool = false) {
-            if !first { output.append(UInt8(ascii: ",")) }
+        /// Starts an object: its first key needs no comma.
+        mutating func open() {
+            output.append(UInt8(ascii: "{"))
+            hasField = false
+        }
+
+        mutating func key(_ name: String) {
+            if hasField { output.append(UInt8(ascii: ",")) }
+            hasField = true
             output.append(UInt8(ascii: "\""))
             output.append(contentsOf: name.utf8)
             output.append(UInt8(ascii: "\""))
             output.append(UInt8(ascii: ":"))
         }
 
-        mutating func field(_ name: String, first: Bool = false, _ write: (inout Writer) throws -> Void) throws {
-            key(name, first: first)
+        mutating func field(_ name: String, _ write: (inout Writer) throws -> Void) throws {
+            key(name)
             path.append(name)
             try write(&self)
             path.removeLast()
         }
 
-        mutating func string(_ name: String, _ value: String, first: Bool = false) {
-            key(name, first: first)
+        mutating func string(_ name: String, _ value: String) {
+            key(name)
             CompactJSONEncoder.writeString(value, into: &output)
         }
 
@@ -179,8 +180,8 @@ enum LayoutJSON {
             output.append(contentsOf: String(value).utf8)
         }
 
-        mutating func number(_ name: String, _ value: Double, first: Bool = false) throws {
-            key(name, first: first)
+        mutating func number(_ name: String, _ value: Double) throws {
+            key(name)
             guard value.isFinite else { throw CompactJSONEncoder.NotFinite(path: (path + [name]).joined(separator: ".")) }
             output.append(contentsOf: (value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)).utf8)
         }
