@@ -1,18 +1,11 @@
 import Foundation
 import GeoCore
 
-/// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `Invalid` that names the
-/// field at fault (`body` for the whole), whether malformed JSON, a missing or wrongly typed field, one not known,
-/// or one named twice.
+/// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `BadField` in the document
+/// that names the field at fault (`audience.ids[2]`, or `body` for the whole), whether malformed JSON, a missing or
+/// wrongly typed field, one not known, or one named twice.
 enum JSONBody {
-    /// A body refused: the field at fault (`audience.ids[2]`, or `body`) and what it must be.
-    struct Invalid: Error, CustomStringConvertible {
-        let field: String
-        let message: String
-        var description: String { "\(field): \(message)" }
-    }
-
-    /// Decodes `body` as `Body`, translating Foundation's decoding errors into `Invalid`.
+    /// Decodes `body` as `Body`, translating Foundation's decoding errors into `BadField`.
     static func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8]) throws -> Body {
         let decoded: Body
         do {
@@ -30,12 +23,17 @@ enum JSONBody {
         let names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         if let unknown = names.sorted().first(where: { !allowed.contains($0) }) {
             let prefix = decoder.codingPath.isEmpty ? "" : DecodingFailure.dotted(decoder.codingPath) + "."
-            throw Invalid(field: prefix + String(unknown.prefix(40)), message: "unknown field; allowed: \(allowed.joined(separator: ", "))")
+            throw invalid(prefix + String(unknown.prefix(40)), "unknown field; allowed: \(allowed.joined(separator: ", "))")
         }
         return try decoder.container(keyedBy: keys)
     }
 
-    private static func invalid(_ error: DecodingError) -> Invalid {
+    /// A body's `field` refused for `message`: a field of the document, which an answer names as `field`.
+    static func invalid(_ field: String, _ message: String) -> BadField {
+        BadField(field: field, message: message, in: .document)
+    }
+
+    private static func invalid(_ error: DecodingError) -> BadField {
         let (path, message): ([any CodingKey], String)
         switch error {
         case .keyNotFound(let key, let context):
@@ -50,7 +48,7 @@ enum JSONBody {
         @unknown default:
             (path, message) = ([], "must be a JSON object")
         }
-        return Invalid(field: path.isEmpty ? "body" : DecodingFailure.dotted(path), message: message)
+        return invalid(path.isEmpty ? "body" : DecodingFailure.dotted(path), message)
     }
 
     private struct AnyKey: CodingKey {
