@@ -1,20 +1,42 @@
 import Foundation
 import GeoCore
 
+/// A body whose fields are exactly its `CodingKeys`: Swift's own `init(from:)` decodes it once `JSONBody` has refused
+/// any other field.
+protocol ClosedBody: Decodable {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+}
+
+extension ClosedBody {
+    static func refuseUnknownFields(_ decoder: any Decoder) throws {
+        _ = try JSONBody.fields(decoder, CodingKeys.self)
+    }
+}
+
 /// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `BadField` in the document
 /// that names the field at fault (`audience.ids[2]`, or `body` for the whole), whether malformed JSON, a missing or
 /// wrongly typed field, one not known, or one named twice.
 enum JSONBody {
-    /// Decodes `body` as `Body`, translating Foundation's decoding errors into `BadField`.
+    /// Decodes `body` as `Body` (a `ClosedBody` refusing a field it does not name), translating Foundation's decoding
+    /// errors into `BadField`.
     static func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8]) throws -> Body {
         let decoded: Body
         do {
-            decoded = try JSONDecoder().decode(type, from: Data(body))
+            decoded = try JSONDecoder().decode(Checked<Body>.self, from: Data(body)).body
         } catch let error as DecodingError {
             throw invalid(error)
         }
         try refuseRepeatedKeys(body)
         return decoded
+    }
+
+    private struct Checked<Body: Decodable>: Decodable {
+        let body: Body
+
+        init(from decoder: any Decoder) throws {
+            try (Body.self as? any ClosedBody.Type)?.refuseUnknownFields(decoder)
+            body = try Body(from: decoder)
+        }
     }
 
     /// The object `decoder` is at, after refusing a field `Key` does not list (the first one in sorted order).

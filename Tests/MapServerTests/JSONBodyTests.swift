@@ -58,6 +58,20 @@ struct JSONBodyTests {
         #expect(refused.place == .document && refused.field == field && refused.message == message, "\(refused)")
     }
 
+    /// Bodies Swift decodes itself (`ClosedBody`) refuse what their keys do not name, as the hand-read ones do, and
+    /// keep what they do.
+    @Test(arguments: [
+        ("{\"friend\": \"a\", \"duration\": \"1h\", \"until\": 1}", "until", "unknown field; allowed: friend, duration"),
+        ("{\"friend\": \"a\"}", "duration", "is required"), ("{\"friend\": 3, \"duration\": \"1h\"}", "friend", "must be a string"),
+        ("[]", "body", "must be a JSON object"),
+    ])
+    func liveShareStarts(body: String, field: String, message: String) throws {
+        let refused = try #require(refusal(MapAPI.LiveShareStart.self, body))
+        #expect(refused.place == .document && refused.field == field && refused.message == message, "\(refused)")
+        let kept = try JSONBody.decode(MapAPI.LiveShareStart.self, from: Array("{\"duration\": \"8h\", \"friend\": \"b\"}".utf8))
+        #expect(kept.friend == "b" && kept.duration == "8h")
+    }
+
     /// A key named twice is refused wherever it is, spelled the same or escaped (`\u0061` is `a`); the same key in two
     /// objects, or a repeated value, is not a repeat.
     @Test(arguments: [
