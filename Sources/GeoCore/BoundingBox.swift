@@ -81,6 +81,7 @@ public struct MercatorCorners: Hashable, Sendable, Codable {
     public let maxX: Double
     public let maxY: Double
 
+    /// The corners of `rect`, as it reads them.
     public init(_ rect: MercatorRect) {
         (minX, minY, maxX, maxY) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
     }
