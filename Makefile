@@ -6,7 +6,7 @@ RELEASE := -c release --static-swift-stdlib
 RELEASE_BIN := .build/release/snapmap
 OUT ?= out
 
-.PHONY: setup build binary basemap run test faults faults-redis bench clean
+.PHONY: setup build binary basemap run test test-wide faults faults-redis bench clean
 
 setup:
 	@scripts/setup.sh
@@ -35,6 +35,12 @@ run: basemap
 
 test: setup
 	$(SWIFT) test
+
+# Every test with WIDTH of them running at once (Swift Testing's own limit; `--num-workers` reaches only XCTest), to
+# find tests that depend on what runs beside them or on how many cores there are.
+WIDTH ?= 16
+test-wide: setup
+	$(SWIFT) test --experimental-maximum-parallelization-width $(WIDTH)
 
 # The fault suites at more seeded rounds than `make test`'s sample (kill -9 and SIGTERM at random moments; the
 # store deleted, damaged, on a full disk; a second server on the port; hostile requests), and 1,000 event streams

@@ -39,7 +39,7 @@ public final class BaseMapRenderer: Sendable {
         let generalizer = Generalizer(view: view, tolerancePixels: style.tolerance, minAreaPixels: style.minArea)
         let widest = StreetClass.allCases.map { style.street($0).width.value(at: view.zoom) }.max() ?? 0
         let bufferMetres = ((widest + style.casingWidth.value(at: view.zoom)) * view.scale / 2 + Self.bufferPixels) / view.pixelsPerMetre
-        let area = view.mercatorBounds.expanded(by: bufferMetres)
+        let area = view.mercatorBounds.outset(by: bufferMetres)
 
         let rows = Double(canvas.originY)..<Double(canvas.originY + canvas.height)
         let land = BaseMapStore.features(of: store.land, grid: store.landGrid, in: area)

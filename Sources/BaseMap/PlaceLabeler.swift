@@ -106,7 +106,7 @@ struct PlaceLabeler {
         let region = labelArea.map { area in
             MercatorRect(minX: view.origin.x + area.minX / k, minY: view.origin.y - area.maxY / k, maxX: view.origin.x + area.maxX / k,
                          maxY: view.origin.y - area.minY / k)
-        } ?? view.mercatorBounds.expanded(by: Self.reachPixels * view.scale / k)
+        } ?? view.mercatorBounds.outset(by: Self.reachPixels * view.scale / k)
         let table = store.places
         let pointsPerMetre = k / view.scale
         let candidates = BaseMapStore.features(of: table, grid: store.placeGrid, in: region).filter { index in

@@ -19,7 +19,7 @@ struct StationMarks {
     func centres() -> [Point] {
         guard view.zoom >= look.minZoom else { return [] }
         let k = view.pixelsPerMetre
-        let area = view.mercatorBounds.expanded(by: (radius + 1) / k)
+        let area = view.mercatorBounds.outset(by: (radius + 1) / k)
         let table = store.places
         return BaseMapStore.features(of: table, grid: store.placeGrid, in: area).filter { table.classes[$0] == PlaceKind.station.rawValue }.map { index in
             let first = table.points(ofPart: table.parts(of: index).lowerBound).lowerBound

@@ -29,7 +29,7 @@ struct StreetLabeler {
         let spacing = style.labels.spacing * view.scale
         let reach = (Self.reachInEms * size + spacing / 2) / view.pixelsPerMetre
         let table = store.streets
-        let candidates = BaseMapStore.features(of: table, grid: store.streetGrid, in: view.mercatorBounds.expanded(by: reach))
+        let candidates = BaseMapStore.features(of: table, grid: store.streetGrid, in: view.mercatorBounds.outset(by: reach))
             .filter { !table.names[$0].isEmpty && table.classes[$0] >= style.labels.minClass.rank }
             .sorted { (table.classes[$0], -$0) > (table.classes[$1], -$1) }
         var layouts: [String: TextLayout] = [:]

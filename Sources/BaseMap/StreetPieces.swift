@@ -42,7 +42,7 @@ extension BaseMapStore {
 
     /// Where the places that `streetPieces(near:radiusMeters:in:)` reads lie: it passes over every other place.
     public static func placesArea(radiusMeters: Double, in area: MercatorRect) -> MercatorRect {
-        area.expanded(by: radiusMeters * cosh(max(abs(area.minY), abs(area.maxY)) / WebMercator.earthRadius))
+        area.outset(by: radiusMeters * cosh(max(abs(area.minY), abs(area.maxY)) / WebMercator.earthRadius))
     }
 
     static func point(_ a: MercatorPoint, _ b: MercatorPoint, _ t: Double) -> MercatorPoint {

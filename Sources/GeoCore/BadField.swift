@@ -5,11 +5,19 @@ public struct BadField: Error, Sendable, Equatable, CustomStringConvertible {
     public let field: String
     /// What is wrong, without the field's name: the allowed range or values, and what was given.
     public let message: String
+    /// Where the field stands: an HTTP answer names a parameter `parameter` and a body's field `field`.
+    public let place: Place
+
+    /// Among named parameters (a query, a path, the command line's options), or in a document (a JSON body).
+    public enum Place: Sendable, Equatable {
+        case parameter, document
+    }
 
     /// `field` refused for the reason `message` (which names what is allowed).
-    public init(field: String, message: String) {
+    public init(field: String, message: String, in place: Place = .parameter) {
         self.field = field
         self.message = message
+        self.place = place
     }
 
     public var description: String { "\(field): \(message)" }
@@ -24,5 +32,5 @@ public struct BadField: Error, Sendable, Equatable, CustomStringConvertible {
     public static func required(_ field: String) -> BadField { BadField(field: field, message: "is required") }
 
     /// The same error under the name its reader writes the field by (`prefix` "--" for an option).
-    public func prefixed(_ prefix: String) -> BadField { BadField(field: prefix + field, message: message) }
+    public func prefixed(_ prefix: String) -> BadField { BadField(field: prefix + field, message: message, in: place) }
 }

@@ -51,37 +51,19 @@ public struct GeoBoundingBox: Hashable, Sendable, Codable {
     }
 }
 
-/// An axis-aligned rectangle in mercator metres.
-public struct MercatorRect: Hashable, Sendable, Codable {
-    public var minX: Double
-    public var minY: Double
-    public var maxX: Double
-    public var maxY: Double
+/// An axis-aligned rectangle in mercator metres (y north): Planar's rectangle in this space, as `ScreenRect` is on
+/// screen and `Rect` on a canvas.
+public typealias MercatorRect = PlaneRect<MercatorMetres>
 
+extension MercatorRect {
+    /// The rectangle from its least corner to its greatest.
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX
-        self.minY = minY
-        self.maxX = maxX
-        self.maxY = maxY
+        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
-
-    public var width: Double { maxX - minX }
-    public var height: Double { maxY - minY }
-    public var center: MercatorPoint { MercatorPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
 
     /// Whether the two rectangles share any area or edge.
     public func intersects(_ other: MercatorRect) -> Bool {
         minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
-    }
-
-    /// The smallest rectangle holding both.
-    public func union(_ other: MercatorRect) -> MercatorRect {
-        MercatorRect(minX: min(minX, other.minX), minY: min(minY, other.minY), maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
-    }
-
-    /// This rectangle grown by `margin` metres on every side.
-    public func expanded(by margin: Double) -> MercatorRect {
-        MercatorRect(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
     }
 
     /// The same area in degrees (clamped to the world).
@@ -89,6 +71,19 @@ public struct MercatorRect: Hashable, Sendable, Codable {
         let southWest = WebMercator.unprojectUnchecked(MercatorPoint(x: max(minX, -WebMercator.halfWorld), y: max(minY, -WebMercator.halfWorld)))
         let northEast = WebMercator.unprojectUnchecked(MercatorPoint(x: min(maxX, WebMercator.halfWorld), y: min(maxY, WebMercator.halfWorld)))
         return GeoBoundingBox(uncheckedWest: southWest.lon, south: southWest.lat, east: northEast.lon, north: northEast.lat)
+    }
+}
+
+/// A mercator rectangle as the API and the command line write it: its least and greatest corners.
+public struct MercatorCorners: Hashable, Sendable, Codable {
+    public let minX: Double
+    public let minY: Double
+    public let maxX: Double
+    public let maxY: Double
+
+    /// The corners of `rect`, as it reads them.
+    public init(_ rect: MercatorRect) {
+        (minX, minY, maxX, maxY) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
     }
 }
 

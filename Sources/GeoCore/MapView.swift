@@ -32,9 +32,8 @@ public struct MapView: Sendable, Equatable {
 
     /// An XYZ tile of `tileSize` points (256 or 512) at `scale` pixels per point.
     public init(tile: TileID, tileSize: Int, scale: Double) {
-        let bounds = tile.mercatorBounds
         let pixels = Double(tileSize) * scale
-        self.init(origin: MercatorPoint(x: bounds.minX, y: bounds.maxY), pixelsPerMetre: pixels / tile.span,
+        self.init(origin: tile.topLeft, pixelsPerMetre: pixels / tile.span,
                   width: Int(pixels.rounded()), height: Int(pixels.rounded()),
                   zoom: Double(tile.z) + log2(Double(tileSize) / Viewport.tileSize), scale: scale)
     }

@@ -56,10 +56,14 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The tile's side in mercator metres.
     public var span: Double { WebMercator.worldSize / Double(1 << z) }
 
+    /// The tile's north-west corner in mercator metres, where its pixels start.
+    public var topLeft: MercatorPoint {
+        MercatorPoint(x: -WebMercator.halfWorld + Double(x) * span, y: WebMercator.halfWorld - Double(y) * span)
+    }
+
     /// The tile's area in mercator metres.
     public var mercatorBounds: MercatorRect {
-        MercatorRect(minX: -WebMercator.halfWorld + Double(x) * span, minY: WebMercator.halfWorld - Double(y + 1) * span,
-                     maxX: -WebMercator.halfWorld + Double(x + 1) * span, maxY: WebMercator.halfWorld - Double(y) * span)
+        MercatorRect(minX: topLeft.x, minY: WebMercator.halfWorld - Double(y + 1) * span, maxX: -WebMercator.halfWorld + Double(x + 1) * span, maxY: topLeft.y)
     }
 
     /// The tile's area in degrees.

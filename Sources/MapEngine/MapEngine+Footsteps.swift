@@ -19,7 +19,7 @@ extension MapEngine {
     private func tintedArea(_ view: MapView, layers: Set<MapLayer>) -> MercatorRect? {
         guard layers.isSuperset(of: [.footsteps, .base]), baseMap.style.footsteps != nil else { return nil }
         let widest = StreetClass.allCases.map { baseMap.style.street($0).width.value(at: view.zoom) }.max() ?? 0
-        return view.mercatorBounds.expanded(by: (widest * view.scale / 2 + 1) / view.pixelsPerMetre)
+        return view.mercatorBounds.outset(by: (widest * view.scale / 2 + 1) / view.pixelsPerMetre)
     }
 
     /// Where the kept places that can tint a frame of `viewport` with `layers` lie, in degrees and a hair wider: a

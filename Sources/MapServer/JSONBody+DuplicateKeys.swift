@@ -25,7 +25,7 @@ extension JSONBody {
                 let quoted = Data(body[start...min(at, body.count - 1)])
                 let key = (try? JSONSerialization.jsonObject(with: quoted, options: .fragmentsAllowed) as? String) ?? ""
                 let field = top.path.isEmpty ? key : top.path + "." + key
-                guard top.keys.insert(key).inserted else { throw Invalid(field: String(field.prefix(80)), message: "appears more than once") }
+                guard top.keys.insert(key).inserted else { throw invalid(String(field.prefix(80)), "appears more than once") }
                 top.expectsKey = false
                 stack[stack.count - 1] = top
                 lastKey = field

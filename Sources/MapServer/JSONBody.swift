@@ -1,27 +1,42 @@
 import Foundation
 import GeoCore
 
-/// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `Invalid` that names the
-/// field at fault (`body` for the whole), whether malformed JSON, a missing or wrongly typed field, one not known,
-/// or one named twice.
-enum JSONBody {
-    /// A body refused: the field at fault (`audience.ids[2]`, or `body`) and what it must be.
-    struct Invalid: Error, CustomStringConvertible {
-        let field: String
-        let message: String
-        var description: String { "\(field): \(message)" }
-    }
+/// A body whose fields are exactly its `CodingKeys`: Swift's own `init(from:)` decodes it once `JSONBody` has refused
+/// any other field.
+protocol ClosedBody: Decodable {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+}
 
-    /// Decodes `body` as `Body`, translating Foundation's decoding errors into `Invalid`.
+extension ClosedBody {
+    static func refuseUnknownFields(_ decoder: any Decoder) throws {
+        _ = try JSONBody.fields(decoder, CodingKeys.self)
+    }
+}
+
+/// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `BadField` in the document
+/// that names the field at fault (`audience.ids[2]`, or `body` for the whole), whether malformed JSON, a missing or
+/// wrongly typed field, one not known, or one named twice.
+enum JSONBody {
+    /// Decodes `body` as `Body` (a `ClosedBody` refusing a field it does not name), translating Foundation's decoding
+    /// errors into `BadField`.
     static func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8]) throws -> Body {
         let decoded: Body
         do {
-            decoded = try JSONDecoder().decode(type, from: Data(body))
+            decoded = try JSONDecoder().decode(Checked<Body>.self, from: Data(body)).body
         } catch let error as DecodingError {
             throw invalid(error)
         }
         try refuseRepeatedKeys(body)
         return decoded
+    }
+
+    private struct Checked<Body: Decodable>: Decodable {
+        let body: Body
+
+        init(from decoder: any Decoder) throws {
+            try (Body.self as? any ClosedBody.Type)?.refuseUnknownFields(decoder)
+            body = try Body(from: decoder)
+        }
     }
 
     /// The object `decoder` is at, after refusing a field `Key` does not list (the first one in sorted order).
@@ -30,12 +45,17 @@ enum JSONBody {
         let names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         if let unknown = names.sorted().first(where: { !allowed.contains($0) }) {
             let prefix = decoder.codingPath.isEmpty ? "" : DecodingFailure.dotted(decoder.codingPath) + "."
-            throw Invalid(field: prefix + String(unknown.prefix(40)), message: "unknown field; allowed: \(allowed.joined(separator: ", "))")
+            throw invalid(prefix + String(unknown.prefix(40)), "unknown field; allowed: \(allowed.joined(separator: ", "))")
         }
         return try decoder.container(keyedBy: keys)
     }
 
-    private static func invalid(_ error: DecodingError) -> Invalid {
+    /// A body's `field` refused for `message`: a field of the document, which an answer names as `field`.
+    static func invalid(_ field: String, _ message: String) -> BadField {
+        BadField(field: field, message: message, in: .document)
+    }
+
+    private static func invalid(_ error: DecodingError) -> BadField {
         let (path, message): ([any CodingKey], String)
         switch error {
         case .keyNotFound(let key, let context):
@@ -50,7 +70,7 @@ enum JSONBody {
         @unknown default:
             (path, message) = ([], "must be a JSON object")
         }
-        return Invalid(field: path.isEmpty ? "body" : DecodingFailure.dotted(path), message: message)
+        return invalid(path.isEmpty ? "body" : DecodingFailure.dotted(path), message)
     }
 
     private struct AnyKey: CodingKey {

@@ -8,14 +8,10 @@ import MapRequest
 /// places, and how much of each neighbourhood it has explored, for them alone.
 extension MapAPI {
     /// `PUT /v1/me/footsteps`: keep Footsteps or stop.
-    struct FootstepsChange: Decodable {
+    struct FootstepsChange: ClosedBody {
         let on: Bool
 
         enum CodingKeys: String, CodingKey, CaseIterable { case on }
-
-        init(from decoder: any Decoder) throws {
-            on = try JSONBody.fields(decoder, CodingKeys.self).decode(Bool.self, forKey: .on)
-        }
     }
 
     struct FootstepsAnswer: Encodable {

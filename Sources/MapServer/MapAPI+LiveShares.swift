@@ -5,28 +5,18 @@ import LiveMap
 /// `PATCH`/`DELETE /v1/me/live-shares/{id}` change the caller's own share with friend `id`.
 extension MapAPI {
     /// `POST /v1/me/live-shares`: whom to share with, and for how long.
-    struct LiveShareStart: Decodable {
+    struct LiveShareStart: ClosedBody {
         let friend: String
         let duration: String
 
         enum CodingKeys: String, CodingKey, CaseIterable { case friend, duration }
-
-        init(from decoder: any Decoder) throws {
-            let fields = try JSONBody.fields(decoder, CodingKeys.self)
-            friend = try fields.decode(String.self, forKey: .friend)
-            duration = try fields.decode(String.self, forKey: .duration)
-        }
     }
 
     /// `PATCH /v1/me/live-shares/{id}`: pause (true) or resume (false).
-    struct LiveSharePause: Decodable {
+    struct LiveSharePause: ClosedBody {
         let paused: Bool
 
         enum CodingKeys: String, CodingKey, CaseIterable { case paused }
-
-        init(from decoder: any Decoder) throws {
-            paused = try JSONBody.fields(decoder, CodingKeys.self).decode(Bool.self, forKey: .paused)
-        }
     }
 
     struct LiveShareAnswer: Encodable {

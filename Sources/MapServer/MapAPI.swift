@@ -126,8 +126,7 @@ public final class MapAPI: Sendable {
 
     static func failure(_ error: any Error) -> HTTPResponse {
         switch error {
-        case let error as BadField: return json(400, ["error": error.description, "parameter": error.field])
-        case let error as JSONBody.Invalid: return json(400, ["error": error.description, "field": error.field])
+        case let error as BadField: return json(400, ["error": error.description, (error.place == .document ? "field" : "parameter"): error.field])
         case let error as LiveMapError:
             switch error {
             case .invalid(let field, _): return json(400, ["error": error.description, "field": field])

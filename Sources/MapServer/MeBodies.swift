@@ -40,7 +40,7 @@ enum MeBodies {
             do {
                 coordinate = try Coordinate(lat: fields.decode(Double.self, forKey: .lat), lon: fields.decode(Double.self, forKey: .lon))
             } catch let error as GeoError {
-                throw JSONBody.Invalid(field: error.description.hasPrefix("lon") ? "lon" : "lat", message: error.description)
+                throw JSONBody.invalid(error.description.hasPrefix("lon") ? "lon" : "lat", error.description)
             }
             at = try fields.decodeIfPresent(String.self, forKey: .at).map { try MeBodies.time($0, field: "at") }
         }
@@ -70,7 +70,7 @@ enum MeBodies {
             let fields = try JSONBody.fields(decoder, CodingKeys.self)
             ghost = try fields.decodeIfPresent(String.self, forKey: .ghost)
             audience = try fields.decodeIfPresent(Audience.self, forKey: .audience)
-            guard ghost != nil || audience != nil else { throw JSONBody.Invalid(field: "body", message: "needs ghost, audience or both") }
+            guard ghost != nil || audience != nil else { throw JSONBody.invalid("body", "needs ghost, audience or both") }
         }
     }
 
@@ -107,7 +107,7 @@ enum MeBodies {
 
         init(from decoder: any Decoder) throws {
             let fields = try JSONBody.fields(decoder, CodingKeys.self)
-            guard fields.contains(.birthday) else { throw JSONBody.Invalid(field: "birthday", message: "is required: MM-DD, or null to clear") }
+            guard fields.contains(.birthday) else { throw JSONBody.invalid("birthday", "is required: MM-DD, or null to clear") }
             birthday = try fields.decodeIfPresent(String.self, forKey: .birthday)
         }
 
@@ -124,7 +124,7 @@ enum MeBodies {
     /// An ISO 8601 time (fractional seconds allowed), naming `field` when malformed.
     static func time(_ text: String, field: String) throws -> Date {
         guard let date = ISO8601Time.date(from: text) else {
-            throw JSONBody.Invalid(field: field, message: "must be an ISO 8601 time such as \(ISO8601Time.example)")
+            throw JSONBody.invalid(field, "must be an ISO 8601 time such as \(ISO8601Time.example)")
         }
         return date
     }

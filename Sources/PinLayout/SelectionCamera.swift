@@ -10,7 +10,7 @@ public struct ZoomAnswer: Sendable, Codable {
     public let edgePadding: EdgeInsets
     /// What the whole viewport shows after the zoom.
     public let visibleBounds: GeoBoundingBox
-    public let visibleMercatorRect: MercatorRect
+    public let visibleMercatorRect: MercatorCorners
     /// Where the friend (or the group's centre) lands on screen after the zoom.
     public let screenPoint: ScreenPoint
     /// The centre of the free area, where a friend lands.
@@ -70,7 +70,7 @@ public struct SelectionCamera: Sendable {
         let after = try framed.with(camera)
         let path = FlyToPath.frames(from: viewport.camera, to: camera, viewportSize: viewport.size)
         return ZoomAnswer(target: id, camera: camera, edgePadding: framed.insets, visibleBounds: after.visibleBounds,
-                          visibleMercatorRect: after.visibleMercatorRect, screenPoint: try after.point(for: focus),
+                          visibleMercatorRect: MercatorCorners(after.visibleMercatorRect), screenPoint: try after.point(for: focus),
                           freeCenter: after.freeRect.center, duration: path.duration, path: path.frames, keepsUserZoom: keepsUserZoom)
     }
 }

@@ -14,13 +14,13 @@ struct PartChunks: Sendable {
             let range = table.points(ofPart: part)
             return stride(from: 0, to: range.count, by: Self.size).map { start in
                 let end = min(start + Self.size, range.count)
-                var box = MercatorRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+                var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
                 for offset in start...end {
                     let index = range.lowerBound + offset % range.count
                     let (x, y) = (table.xs[index], table.ys[index])
-                    box = MercatorRect(minX: min(box.minX, x), minY: min(box.minY, y), maxX: max(box.maxX, x), maxY: max(box.maxY, y))
+                    box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
                 }
-                return box
+                return MercatorRect(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
             }
         }
     }

@@ -19,9 +19,8 @@ struct TileFrame {
         self.extent = extent
         let bounds = tile.mercatorBounds
         unitsPerMetre = Double(extent) / tile.span
-        left = bounds.minX
-        top = bounds.maxY
-        area = bounds.expanded(by: Double(buffer) / unitsPerMetre)
+        (left, top) = (tile.topLeft.x, tile.topLeft.y)
+        area = bounds.outset(by: Double(buffer) / unitsPerMetre)
         clipper = TileClipper(extent: extent, buffer: buffer)
         path = TilePath(toleranceSquared: tolerance * tolerance)
     }

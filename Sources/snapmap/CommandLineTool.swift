@@ -57,24 +57,21 @@ enum CommandLineTool {
             let output = try command.run(options)
             FileHandle.standardOutput.write(Data((output.hasSuffix("\n") ? output : output + "\n").utf8))
             return 0
-        } catch let error as UsageError {
-            printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
-            return 2
-        } catch let error as BadField {
-            printError("snapmap \(name): \(error.description)\nrun 'snapmap \(name) --help' for usage")
-            return 2
-        } catch let error as LiveMapError where error.field != nil {
-            printError("snapmap \(name): \(error.description)")
-            return 2
-        } catch let error as GeoError {
-            printError("snapmap \(name): \(error.description)")
-            return 2
-        } catch let error as CustomStringConvertible {
-            printError("snapmap \(name): \(error.description)")
-            return 1
         } catch {
-            printError("snapmap \(name): \(error)")
-            return 1
+            let (code, hint) = exitCode(for: error)
+            printError("snapmap \(name): \(error)" + (hint ? "\nrun 'snapmap \(name) --help' for usage" : ""))
+            return code
+        }
+    }
+
+    /// A failed command's exit code (2: the command line or a value in it is wrong; 1: anything else), and whether
+    /// its message ends with the hint to `--help` (when the options themselves are at fault).
+    static func exitCode(for error: any Error) -> (code: Int32, hint: Bool) {
+        switch error {
+        case is UsageError, is BadField: (2, true)
+        case let error as LiveMapError where error.field != nil: (2, false)
+        case is GeoError: (2, false)
+        default: (1, false)
         }
     }
 

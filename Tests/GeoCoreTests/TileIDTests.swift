@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GeoCore
 
@@ -32,6 +33,23 @@ struct TileIDTests {
         }
         #expect(Set(tile.children).count == 4)
         #expect((try TileID(z: 22, x: 0, y: 0)).children.isEmpty)
+    }
+
+    /// A tile's north-west corner is where its neighbours' rectangles end (no gap, no overlap beyond a rounding of
+    /// the sum), and mercantile's `ul` projected: the corner a tile's pixels start from.
+    @Test func tilesMeetAtTheirCorners() throws {
+        for zoom in 1...22 {
+            let tile = try TileID(containing: Coordinate(lat: 40.7128, lon: -73.9597), zoom: zoom)
+            let rect = tile.mercatorBounds
+            let east = try TileID(z: zoom, x: tile.x + 1, y: tile.y)
+            let south = try TileID(z: zoom, x: tile.x, y: tile.y + 1)
+            #expect(rect.minX == tile.topLeft.x && rect.maxY == tile.topLeft.y, "z\(zoom)")
+            #expect(abs(rect.maxX - east.topLeft.x) <= rect.maxX.ulp && abs(rect.minY - south.topLeft.y) <= rect.minY.ulp, "z\(zoom)")
+            let n = Double(1 << zoom)
+            let ul = try Coordinate(lat: atan(sinh(Double.pi * (1 - 2 * Double(tile.y) / n))) * 180 / .pi, lon: Double(tile.x) / n * 360 - 180)
+            let projected = try WebMercator.project(ul)
+            #expect(abs(projected.x - tile.topLeft.x) < 1e-6 && abs(projected.y - tile.topLeft.y) < 1e-6, "z\(zoom)")
+        }
     }
 
     @Test func coversABoundingBoxOverZooms() throws {

@@ -22,8 +22,6 @@ struct FramePoolTests {
 
     @Test func eachViewersFrameIsTheirsAloneOnAKeptCanvas() throws {
         let engine = try EngineFixture.engine.get()
-        // The fixture's store feeds the shared engine's glow once made: made first, so that no frame here sees it change.
-        _ = try LiveFixture.service.get()
         let scene = engine.scene
         let sharing = SharedLayers(budget: 256 * 1024 * 1024)
         let centers = [scene.viewport.center, try Coordinate(lat: 40.7175, lon: -73.9560)]

@@ -33,7 +33,6 @@ struct HeatLayerTests {
 
     @Test func heatOverlayTilesAreTransparentAwayFromActivity() throws {
         let engine = try EngineFixture.engine.get()
-        _ = try LiveFixture.service.get()
         let now = engine.scene.capturedAt
         let busy = try TileID(containing: Coordinate(lat: 40.7207, lon: -73.9515), zoom: 15)
         let quiet = try TileID(containing: Coordinate(lat: 40.6500, lon: -73.9000), zoom: 15)

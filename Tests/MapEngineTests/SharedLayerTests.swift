@@ -42,8 +42,6 @@ struct SharedLayerTests {
     /// layer without names) and gets the bytes of a frame from scratch.
     @Test func crowdsOfPinsMoveNamesToTheBytesOfAFrameFromScratch() throws {
         let engine = try EngineFixture.engine.get()
-        // The fixture's store feeds the shared engine's glow once made: made first, so that no frame here sees it change.
-        _ = try LiveFixture.service.get()
         let scene = engine.scene
         let sharing = SharedLayers(budget: 256 * 1024 * 1024)
         var moved = 0

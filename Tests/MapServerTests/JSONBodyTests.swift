@@ -3,16 +3,17 @@ import GeoCore
 import Testing
 @testable import MapServer
 
-/// Request bodies decoded as `Decodable`: each refusal names the field the 400 body's `field` reports, in the words
-/// the hand-made `[String: Any]` reader used (`ids` now says "an array", not "an array of strings").
+/// Request bodies decoded as `Decodable`: each refusal is a `BadField` of the document (the 400 body names it as
+/// `field`), in the words the hand-made `[String: Any]` reader used (`ids` now says "an array", not "an array of
+/// strings").
 @Suite("Request bodies name the field at fault")
 struct JSONBodyTests {
-    private func refusal<Body: Decodable>(_ type: Body.Type, _ text: String) -> JSONBody.Invalid? {
+    private func refusal<Body: Decodable>(_ type: Body.Type, _ text: String) -> BadField? {
         do {
             _ = try JSONBody.decode(type, from: Array(text.utf8))
             return nil
         } catch {
-            return error as? JSONBody.Invalid
+            return error as? BadField
         }
     }
 
@@ -28,7 +29,7 @@ struct JSONBodyTests {
     ])
     func locations(body: String, field: String, message: String) throws {
         let refused = try #require(refusal(MeBodies.Location.self, body))
-        #expect(refused.field == field && refused.message == message, "\(refused)")
+        #expect(refused.place == .document && refused.field == field && refused.message == message, "\(refused)")
     }
 
     @Test func aValidLocationKeepsItsValues() throws {
@@ -54,7 +55,21 @@ struct JSONBodyTests {
     ])
     func sharing(body: String, field: String, message: String) throws {
         let refused = try #require(refusal(MeBodies.Sharing.self, body))
-        #expect(refused.field == field && refused.message == message, "\(refused)")
+        #expect(refused.place == .document && refused.field == field && refused.message == message, "\(refused)")
+    }
+
+    /// Bodies Swift decodes itself (`ClosedBody`) refuse what their keys do not name, as the hand-read ones do, and
+    /// keep what they do.
+    @Test(arguments: [
+        ("{\"friend\": \"a\", \"duration\": \"1h\", \"until\": 1}", "until", "unknown field; allowed: friend, duration"),
+        ("{\"friend\": \"a\"}", "duration", "is required"), ("{\"friend\": 3, \"duration\": \"1h\"}", "friend", "must be a string"),
+        ("[]", "body", "must be a JSON object"),
+    ])
+    func liveShareStarts(body: String, field: String, message: String) throws {
+        let refused = try #require(refusal(MapAPI.LiveShareStart.self, body))
+        #expect(refused.place == .document && refused.field == field && refused.message == message, "\(refused)")
+        let kept = try JSONBody.decode(MapAPI.LiveShareStart.self, from: Array("{\"duration\": \"8h\", \"friend\": \"b\"}".utf8))
+        #expect(kept.friend == "b" && kept.duration == "8h")
     }
 
     /// A key named twice is refused wherever it is, spelled the same or escaped (`\u0061` is `a`); the same key in two
@@ -66,7 +81,7 @@ struct JSONBodyTests {
     ])
     func aRepeatedKeyIsRefusedNamingIt(body: String, field: String) throws {
         let refused = try #require(field.hasPrefix("audience") ? refusal(MeBodies.Sharing.self, body) : refusal(MeBodies.Location.self, body))
-        #expect(refused.field == field && refused.message == "appears more than once", "\(refused)")
+        #expect(refused.place == .document && refused.field == field && refused.message == "appears more than once", "\(refused)")
     }
 
     @Test func theSameKeyInTwoObjectsOrARepeatedValueIsNoRepeat() throws {

@@ -64,7 +64,7 @@ struct SourceSegments {
         }
     }
 
-    private var area: MercatorRect { bounds.expanded(by: 200 / unitsPerMetre) }
+    private var area: MercatorRect { bounds.outset(by: 200 / unitsPerMetre) }
 
     var land: SegmentGrid {
         SegmentGrid(lines: BaseMapStore.features(of: store.land, grid: store.landGrid, in: area).flatMap { parts(store.land, $0) }, closed: true)

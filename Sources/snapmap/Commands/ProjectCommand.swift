@@ -34,7 +34,7 @@ struct TileSummary: Encodable {
     let quadkey: String
     let tmsY: Int
     let bounds: GeoBoundingBox
-    let mercatorBounds: MercatorRect
+    let mercatorBounds: MercatorCorners
 
     init(_ tile: TileID) {
         z = tile.z
@@ -43,6 +43,6 @@ struct TileSummary: Encodable {
         quadkey = tile.quadkey
         tmsY = tile.tmsY
         bounds = tile.geoBounds
-        mercatorBounds = tile.mercatorBounds
+        mercatorBounds = MercatorCorners(tile.mercatorBounds)
     }
 }
