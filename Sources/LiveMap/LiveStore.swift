@@ -78,7 +78,8 @@ public protocol LiveStore: AnyObject, Sendable {
     /// People in id order after `after`, at most `limit`.
     func people(after: PersonID?, limit: Int) throws -> [Person]
 
-    /// Records that `from` asks `to` to be friends (or accepts), with `from`'s details; idempotent.
+    /// Records that `from` asks `to` to be friends (or accepts), with `from`'s details; idempotent. Not kept while a
+    /// block parts them (an ask that raced the block).
     func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws
     /// Removes the asks both ways.
     func removeAsks(between first: PersonID, and second: PersonID) throws
@@ -112,7 +113,8 @@ public protocol LiveStore: AnyObject, Sendable {
     func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
 
     /// Starts, replaces, pauses or resumes the Live Location share `share.from` → `share.to` (one per direction).
-    /// Removing the asks between two people, a block between them, or either person removes their shares too.
+    /// Removing the asks between two people, a block between them, or either person removes their shares too; a share
+    /// written while the two are not mutual friends, or a block parts them, is not kept (a write that raced them).
     func setLiveShare(_ share: LiveShare) throws
     /// Stops the share `from` → `to`; false when there was none.
     func removeLiveShare(from: PersonID, to: PersonID) throws -> Bool

@@ -111,6 +111,12 @@ public final class RedisLiveStore: LiveStore {
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
         try write([["SADD", RedisKeys.askedBy(to), from.rawValue]], announcing: [.change(.pair(from, to))])
         try write([["HSET", RedisKeys.asks(from), to.rawValue, RedisKeys.encode(details)]], announcing: [.change(.pair(from, to))])
+        // An ask that raced a block is taken back. The check follows the write: a block writes both block sets before
+        // it removes the pair's asks, so either that removal came after this ask or the sets are read here.
+        if try blocked(between: from, and: to) {
+            try write([["HDEL", RedisKeys.asks(from), to.rawValue]])
+            try write([["SREM", RedisKeys.askedBy(to), from.rawValue]], announcing: [.change(.pair(from, to))])
+        }
     }
 
     public func removeAsks(between first: PersonID, and second: PersonID) throws {
