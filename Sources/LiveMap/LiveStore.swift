@@ -145,8 +145,9 @@ public protocol LiveStore: AnyObject, Sendable {
 
     /// Stores public Snaps (all or none).
     func addSnaps(_ snaps: [PublicSnap]) throws
-    /// `addSnaps` of one Snap without waiting: `completion` runs once it is durable.
-    func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
+    /// One posted Snap without waiting: `completion` gets whether it was kept, once it is durable. A Snap whose poster
+    /// is no longer a person is not kept (a post that raced the deletion of its poster's account).
+    func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// The Snaps taken at or after `since`.
     func snaps(since: Date) throws -> [PublicSnap]
     /// Drops the Snaps taken before `before`; returns how many.
@@ -171,9 +172,13 @@ extension LiveStore {
     /// Stores whose calls never wait on a network run `body` as it is.
     public func hurried<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
-    /// Stores without an asynchronous path write synchronously and complete at once.
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        completion(Result { try addSnaps([snap]) })
+    /// Stores without an asynchronous path write synchronously (a Snap of a person they hold) and complete at once.
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        completion(Result {
+            guard try person(snap.person) != nil else { return false }
+            try addSnaps([snap])
+            return true
+        })
     }
 
     /// Stores without an asynchronous path record synchronously and complete at once.

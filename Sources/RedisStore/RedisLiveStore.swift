@@ -77,8 +77,8 @@ public final class RedisLiveStore: LiveStore {
         Self.writers.async { completion(Result { try self.recordFix(fix, of: id) }) }
     }
 
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        Self.writers.async { completion(Result { try self.addSnaps([snap]) }) }
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        Self.writers.async { completion(Result { try self.addPostedSnap(snap) }) }
     }
 
     public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
