@@ -79,7 +79,7 @@ public protocol LiveStore: AnyObject, Sendable {
     func people(after: PersonID?, limit: Int) throws -> [Person]
 
     /// Records that `from` asks `to` to be friends (or accepts), with `from`'s details; idempotent. Not kept while a
-    /// block parts them (an ask that raced the block).
+    /// block parts them or either is gone (an ask that raced the block or the deletion).
     func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws
     /// Removes the asks both ways.
     func removeAsks(between first: PersonID, and second: PersonID) throws

@@ -102,8 +102,8 @@ public final class SQLiteLiveStore: LiveStore {
 
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
         try write { database in
-            // An ask that read the pair's standing before a block landed keeps nothing.
-            guard try !SQLiteSchema.blocked(database, from, to) else { return }
+            // An ask that read the pair's standing before a block landed, or before either account went, keeps nothing.
+            guard try SQLiteSchema.bothExist(database, from, to), try !SQLiteSchema.blocked(database, from, to) else { return }
             try SQLiteSchema.addAsk(database, [.text(from.rawValue), .text(to.rawValue), .integer(details.snapstreak), .integer(details.bestFriend ? 1 : 0)])
             try self.log(database, .change(.pair(from, to)))
         }

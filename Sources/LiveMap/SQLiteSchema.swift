@@ -130,6 +130,11 @@ enum SQLiteSchema {
             """, [.text(first.rawValue), .text(second.rawValue)]).isEmpty
     }
 
+    /// Whether both people still exist, read inside a write (as `blocked`): an account may go between the read and it.
+    static func bothExist(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws -> Bool {
+        try database.query("SELECT 1 FROM people WHERE id IN (?1, ?2)", [.text(first.rawValue), .text(second.rawValue)]).count == 2
+    }
+
     /// Whether `first` and `second` ask each other and no block parts them, read inside a write (as `blocked`).
     static func friends(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws -> Bool {
         try database.query("""

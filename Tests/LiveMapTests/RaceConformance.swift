@@ -31,6 +31,15 @@ extension StoreConformance {
         try store.addAsk(from: jon, to: kay, details: FriendDetails())
         #expect(try store.relations(of: kay).map(\.status) == [.incoming], "once the block is lifted an ask is kept")
         try store.removeAsks(between: jon, and: kay)
+
+        // An ask that read the standing before the other's account was deleted, written after: nothing is kept (on
+        // SQLite it was an internal error, 500; on Redis Cluster it left keys naming the deleted id), and whoever
+        // takes the id next starts with no request from anyone.
+        #expect(try store.removePerson(kay))
+        try store.addAsk(from: jon, to: kay, details: FriendDetails())
+        #expect(try store.relations(of: jon).isEmpty && store.related(to: jon).isEmpty)
+        #expect(try store.addPerson(person(kay.rawValue), settings: .newPerson))
+        #expect(try store.relations(of: kay).isEmpty && store.related(to: kay).isEmpty, "a new person of that id has no request")
     }
 
     /// A share is kept only while its two people are mutual friends and neither blocks the other. The service checks
