@@ -3,10 +3,10 @@ import GeoCore
 import Testing
 @testable import LiveMap
 
-/// The part of the conformance suite about writes that raced a block or an unfriending (run by `StoreConformance.run`
-/// on every store): the service reads how two people stand before it writes an ask or a share, and another request
-/// (on this server or another replica) can block or unfriend in between, so the store's write itself must keep
-/// nothing that the block or the unfriending would have removed.
+/// The part of the conformance suite about writes that raced a block, an unfriending or a deletion (run by
+/// `StoreConformance.run` on every store): the service reads how two people stand (or that the caller is signed in)
+/// before it writes an ask, a share or a Snap, and another request (on this server or another replica) can block,
+/// unfriend or delete an account in between, so the store's write itself must keep nothing that those would have removed.
 extension StoreConformance {
     static func racedWrites(_ store: any LiveStore) throws {
         try asksNeverCrossABlock(store)
