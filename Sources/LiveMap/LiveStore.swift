@@ -78,7 +78,8 @@ public protocol LiveStore: AnyObject, Sendable {
     /// People in id order after `after`, at most `limit`.
     func people(after: PersonID?, limit: Int) throws -> [Person]
 
-    /// Records that `from` asks `to` to be friends (or accepts), with `from`'s details; idempotent.
+    /// Records that `from` asks `to` to be friends (or accepts), with `from`'s details; idempotent. Not kept while a
+    /// block parts them or either is gone (an ask that raced the block or the deletion).
     func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws
     /// Removes the asks both ways.
     func removeAsks(between first: PersonID, and second: PersonID) throws
@@ -112,7 +113,8 @@ public protocol LiveStore: AnyObject, Sendable {
     func recordFix(_ fix: LocationFix, of id: PersonID, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
 
     /// Starts, replaces, pauses or resumes the Live Location share `share.from` → `share.to` (one per direction).
-    /// Removing the asks between two people, a block between them, or either person removes their shares too.
+    /// Removing the asks between two people, a block between them, or either person removes their shares too; a share
+    /// written while the two are not mutual friends, or a block parts them, is not kept (a write that raced them).
     func setLiveShare(_ share: LiveShare) throws
     /// Stops the share `from` → `to`; false when there was none.
     func removeLiveShare(from: PersonID, to: PersonID) throws -> Bool
@@ -143,8 +145,9 @@ public protocol LiveStore: AnyObject, Sendable {
 
     /// Stores public Snaps (all or none).
     func addSnaps(_ snaps: [PublicSnap]) throws
-    /// `addSnaps` of one Snap without waiting: `completion` runs once it is durable.
-    func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
+    /// One posted Snap without waiting: `completion` gets whether it was kept, once it is durable. A Snap whose poster
+    /// is no longer a person is not kept (a post that raced the deletion of its poster's account).
+    func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// The Snaps taken at or after `since`.
     func snaps(since: Date) throws -> [PublicSnap]
     /// Drops the Snaps taken before `before`; returns how many.
@@ -169,9 +172,13 @@ extension LiveStore {
     /// Stores whose calls never wait on a network run `body` as it is.
     public func hurried<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
-    /// Stores without an asynchronous path write synchronously and complete at once.
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        completion(Result { try addSnaps([snap]) })
+    /// Stores without an asynchronous path write synchronously (a Snap of a person they hold) and complete at once.
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        completion(Result {
+            guard try person(snap.person) != nil else { return false }
+            try addSnaps([snap])
+            return true
+        })
     }
 
     /// Stores without an asynchronous path record synchronously and complete at once.

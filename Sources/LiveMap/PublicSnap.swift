@@ -30,15 +30,16 @@ extension LiveMapService {
     }
 
     /// Posts a public Snap taken at `snap.takenAt`, which must lie in (now − 24 h, now + 60 s]; checks first
-    /// (throwing at once), then `completion` runs once the Snap is durable.
+    /// (throwing at once), then `completion` runs once the Snap is durable. A Snap whose poster's account was deleted
+    /// meanwhile is not kept and reaches no glow.
     public func postSnap(_ snap: PublicSnap, now: Date, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) throws {
         try Self.checkSnapTime(snap.takenAt, now: now)
         store.addSnap(snap) { [snapObservers, busHolder] result in
-            if case .success = result {
+            if case .success(true) = result {
                 snapObservers.send(snap)
                 busHolder.publish(.snap(snap))
             }
-            completion(result)
+            completion(result.map { _ in () })
         }
     }
 

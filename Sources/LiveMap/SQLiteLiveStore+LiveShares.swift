@@ -15,6 +15,8 @@ extension SQLiteLiveStore {
         let values: [SQLiteDatabase.Value] = [.text(share.from.rawValue), .text(share.to.rawValue), .integer(SQLiteSchema.milliseconds(share.startedAt)),
                                               .integer(SQLiteSchema.milliseconds(share.until)), .integer(share.paused ? 1 : 0)]
         try write { database in
+            // A start or pause that read the friendship before a block or an unfriending landed keeps nothing.
+            guard try SQLiteSchema.friends(database, share.from, share.to) else { return }
             try database.change("INSERT OR REPLACE INTO live_shares VALUES (\(SQLiteSchema.row(1)), \(SQLiteSchema.row(2)), ?3, ?4, ?5)", values)
             try self.log(database, .change(.pair(share.from, share.to)))
         }

@@ -102,6 +102,8 @@ public final class SQLiteLiveStore: LiveStore {
 
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
         try write { database in
+            // An ask that read the pair's standing before a block landed, or before either account went, keeps nothing.
+            guard try SQLiteSchema.bothExist(database, from, to), try !SQLiteSchema.blocked(database, from, to) else { return }
             try SQLiteSchema.addAsk(database, [.text(from.rawValue), .text(to.rawValue), .integer(details.snapstreak), .integer(details.bestFriend ? 1 : 0)])
             try self.log(database, .change(.pair(from, to)))
         }
@@ -214,11 +216,14 @@ public final class SQLiteLiveStore: LiveStore {
         }
     }
 
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         let row = SQLiteSchema.values(snap)
         writer.submit({ database in
+            // The poster's account may have gone since the request was signed in: their Snap goes with it.
+            guard try !database.query("SELECT 1 FROM people WHERE id = ?", [.text(snap.person.rawValue)]).isEmpty else { return false }
             try database.run(SQLiteSchema.insertSnap, rows: [row])
             try self.log(database, .snap(snap))
+            return true
         }, completion: completion)
     }
 

@@ -122,6 +122,26 @@ enum SQLiteSchema {
         try database.change("UPDATE asks SET mutual = 1 WHERE from_row = \(row(2)) AND to_row = \(row(1)) AND mutual = 0", Array(values.prefix(2)))
     }
 
+    /// Whether a block stands between `first` and `second`, either way, read inside a write: the service reads a pair's
+    /// standing before it writes an ask or a share, and a block or an unfriending may land in between.
+    static func blocked(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws -> Bool {
+        try !database.query("""
+            SELECT 1 FROM blocks WHERE (blocker_row = \(row(1)) AND blocked_row = \(row(2))) OR (blocker_row = \(row(2)) AND blocked_row = \(row(1)))
+            """, [.text(first.rawValue), .text(second.rawValue)]).isEmpty
+    }
+
+    /// Whether both people still exist, read inside a write (as `blocked`): an account may go between the read and it.
+    static func bothExist(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws -> Bool {
+        try database.query("SELECT 1 FROM people WHERE id IN (?1, ?2)", [.text(first.rawValue), .text(second.rawValue)]).count == 2
+    }
+
+    /// Whether `first` and `second` ask each other and no block parts them, read inside a write (as `blocked`).
+    static func friends(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws -> Bool {
+        try database.query("""
+            SELECT 1 FROM asks WHERE (from_row = \(row(1)) AND to_row = \(row(2))) OR (from_row = \(row(2)) AND to_row = \(row(1)))
+            """, [.text(first.rawValue), .text(second.rawValue)]).count == 2 && !blocked(database, first, second)
+    }
+
     /// Removes the asks both ways, and with them the pair's Live Location shares.
     static func deleteAsks(_ database: SQLiteDatabase, _ first: PersonID, _ second: PersonID) throws {
         try database.change("""

@@ -52,8 +52,7 @@ extension RedisLiveStore {
         guard !snaps.isEmpty else { return }
         var byHour: [Int: [String]] = [:]
         for snap in snaps {
-            byHour[Self.hour(snap.takenAt), default: []].append(
-                "\(snap.person.rawValue),\(snap.coordinate.lat),\(snap.coordinate.lon),\(RedisKeys.milliseconds(snap.takenAt))")
+            byHour[Self.hour(snap.takenAt), default: []].append(Self.entry(snap))
         }
         // An hour already past the Snaps kept (by the server's clock) is not written: nothing reads it.
         let now = clock()
@@ -67,6 +66,19 @@ extension RedisLiveStore {
             return Self.secondsLeft(hour: hour, now: now) == nil ? nil : announcement(.snap(snap), slot: RedisCluster.slot(of: RedisKeys.snaps(hour: hour)))
         }
         if !commands.isEmpty { try write(commands + announcements) }
+    }
+
+    /// A posted Snap, kept while its poster is a person. A deletion removes the person's key before it takes their
+    /// Snaps out of the hourly sets, so a Snap written as the account goes is either found by that sweep or finds the
+    /// key gone here and is taken back. (Other replicas may have heard it meanwhile; their glows drop the poster's
+    /// Snaps when they hear of the deletion, so only one arriving after that stays, until the window ends.)
+    func addPostedSnap(_ snap: PublicSnap) throws -> Bool {
+        let exists = { try self.read([["EXISTS", RedisKeys.person(snap.person)]])[0].integer == 1 }
+        guard try exists() else { return false }
+        try addSnaps([snap])
+        guard try !exists() else { return true }
+        try write([["SREM", RedisKeys.snaps(hour: Self.hour(snap.takenAt)), Self.entry(snap)]])
+        return false
     }
 
     /// The seconds an hour's set of Snaps has left at `now` (the server's): it goes `snapHoursKept` hours after the
@@ -102,6 +114,11 @@ extension RedisLiveStore {
     }
 
     static func hour(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 3600).rounded(.down)) }
+
+    /// A Snap as its hour's set holds it.
+    static func entry(_ snap: PublicSnap) -> String {
+        "\(snap.person.rawValue),\(snap.coordinate.lat),\(snap.coordinate.lon),\(RedisKeys.milliseconds(snap.takenAt))"
+    }
 
     static func snap(_ entry: String) -> PublicSnap? {
         let parts = entry.split(separator: ",")

@@ -77,8 +77,8 @@ public final class RedisLiveStore: LiveStore {
         Self.writers.async { completion(Result { try self.recordFix(fix, of: id) }) }
     }
 
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        Self.writers.async { completion(Result { try self.addSnaps([snap]) }) }
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        Self.writers.async { completion(Result { try self.addPostedSnap(snap) }) }
     }
 
     public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
@@ -111,6 +111,15 @@ public final class RedisLiveStore: LiveStore {
     public func addAsk(from: PersonID, to: PersonID, details: FriendDetails) throws {
         try write([["SADD", RedisKeys.askedBy(to), from.rawValue]], announcing: [.change(.pair(from, to))])
         try write([["HSET", RedisKeys.asks(from), to.rawValue, RedisKeys.encode(details)]], announcing: [.change(.pair(from, to))])
+        // An ask that raced a block, or a deletion of either account, is taken back. The check follows the write: a
+        // block writes both block sets before it removes the pair's asks, so either that removal came after this ask
+        // or the sets are read here; a deletion done before this check is seen by it (the person's key is gone). Not
+        // closed: a deletion that read the person's askers before this ask and writes after this check.
+        let people = try read([["EXISTS", RedisKeys.person(from)], ["EXISTS", RedisKeys.person(to)]])
+        if try people.contains(where: { $0.integer != 1 }) || blocked(between: from, and: to) {
+            try write([["HDEL", RedisKeys.asks(from), to.rawValue]])
+            try write([["SREM", RedisKeys.askedBy(to), from.rawValue]], announcing: [.change(.pair(from, to))])
+        }
     }
 
     public func removeAsks(between first: PersonID, and second: PersonID) throws {

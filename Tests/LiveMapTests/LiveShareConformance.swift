@@ -32,6 +32,7 @@ extension StoreConformance {
         try store.addBlock(by: dan, on: eve)
         #expect(try store.liveShares(of: eve).isEmpty && store.candidate(viewer: dan, person: eve)?.facts.live == nil, "so does a block")
 
+        for (a, b) in [(dan, fay), (fay, dan)] { try store.addAsk(from: a, to: b, details: FriendDetails()) }
         try store.setLiveShare(LiveShare(from: fay, to: dan, startedAt: t0, until: t0.addingTimeInterval(900), paused: false))
         try store.setLiveShare(LiveShare(from: dan, to: fay, startedAt: t0, until: t0.addingTimeInterval(900), paused: false))
         #expect(try store.removePerson(fay))

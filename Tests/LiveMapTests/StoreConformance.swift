@@ -102,6 +102,7 @@ enum StoreConformance {
         #expect(try store.tokenOwner(hash: "h3") == nil)
         try accountsAndStanding(store, ann, bob, cat)
         try liveShares(store)
+        try racedWrites(store)
         try footsteps(store)
         try footstepsByPlace(store)
         try motionAndBirthday(store)
