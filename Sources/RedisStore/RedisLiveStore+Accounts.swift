@@ -41,13 +41,18 @@ extension RedisLiveStore {
     }
 
     /// Every key of the person goes, their id leaves the others' asks and blocks, and their Snaps leave the hourly
-    /// sets. Audience lists keep the id as their owners wrote it (as on SQLite: see `SQLiteLiveStore.removePerson`).
+    /// sets; then every node rewrites its append-only file, which logged all of it (`RedisCluster.rewriteAppendOnlyFiles`).
+    /// Audience lists keep the id as their owners wrote it (as on SQLite: see `SQLiteLiveStore.removePerson`).
     public func removePerson(_ id: PersonID) throws -> Bool {
         let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
                               ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
                               ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
         // A removal that failed after the person's key went is finished by trying it again: their orders go last.
-        guard facts[0].integer == 1 else { try removeOrders(of: id); return false }
+        guard facts[0].integer == 1 else {
+            try removeOrders(of: id)
+            cluster.rewriteAppendOnlyFiles()
+            return false
+        }
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
         var commands: [[String]] = []
         commands += ids(1).map { ["SREM", RedisKeys.askedBy($0), id.rawValue] }
@@ -64,6 +69,7 @@ extension RedisLiveStore {
         try write(commands, announcing: [.change(.removed(id))])
         try removeOrders(of: id)
         try removeSnaps(of: id)
+        cluster.rewriteAppendOnlyFiles()
         return true
     }
 
