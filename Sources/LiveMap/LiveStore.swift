@@ -143,8 +143,9 @@ public protocol LiveStore: AnyObject, Sendable {
 
     /// Stores public Snaps (all or none).
     func addSnaps(_ snaps: [PublicSnap]) throws
-    /// `addSnaps` of one Snap without waiting: `completion` runs once it is durable.
-    func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
+    /// A person's posted Snap without waiting, kept only while they are a person: a removal written first (their
+    /// request signed in before it) leaves none of theirs. `completion` says whether it was kept, once durable.
+    func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// The Snaps taken at or after `since`.
     func snaps(since: Date) throws -> [PublicSnap]
     /// Drops the Snaps taken before `before`; returns how many.
@@ -170,8 +171,12 @@ extension LiveStore {
     public func hurried<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
     /// Stores without an asynchronous path write synchronously and complete at once.
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        completion(Result { try addSnaps([snap]) })
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        completion(Result {
+            guard try person(snap.person) != nil else { return false }
+            try addSnaps([snap])
+            return true
+        })
     }
 
     /// Stores without an asynchronous path record synchronously and complete at once.

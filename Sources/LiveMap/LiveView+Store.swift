@@ -117,7 +117,7 @@ extension LiveView: LiveStore {
     }
 
     public func addSnaps(_ snaps: [PublicSnap]) throws { try store.addSnaps(snaps) }
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) { store.addSnap(snap, completion: completion) }
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) { store.addSnap(snap, completion: completion) }
     public func snaps(since: Date) throws -> [PublicSnap] { try store.snaps(since: since) }
     public func pruneSnaps(before: Date) throws -> Int { try store.pruneSnaps(before: before) }
     public func health() -> StoreHealth { store.health() }

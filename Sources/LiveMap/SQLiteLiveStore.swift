@@ -214,11 +214,12 @@ public final class SQLiteLiveStore: LiveStore {
         }
     }
 
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         let row = SQLiteSchema.values(snap)
         writer.submit({ database in
-            try database.run(SQLiteSchema.insertSnap, rows: [row])
+            guard try database.change(SQLiteSchema.insertPersonsSnap, row) == 1 else { return false }
             try self.log(database, .snap(snap))
+            return true
         }, completion: completion)
     }
 

@@ -48,11 +48,7 @@ extension RedisLiveStore {
                               ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
                               ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
         // A removal that failed after the person's key went is finished by trying it again: their orders go last.
-        guard facts[0].integer == 1 else {
-            try removeOrders(of: id)
-            cluster.rewriteAppendOnlyFiles()
-            return false
-        }
+        guard facts[0].integer == 1 else { try removeOrders(of: id); return false }
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
         var commands: [[String]] = []
         commands += ids(1).map { ["SREM", RedisKeys.askedBy($0), id.rawValue] }

@@ -52,8 +52,7 @@ extension RedisLiveStore {
         guard !snaps.isEmpty else { return }
         var byHour: [Int: [String]] = [:]
         for snap in snaps {
-            byHour[Self.hour(snap.takenAt), default: []].append(
-                "\(snap.person.rawValue),\(snap.coordinate.lat),\(snap.coordinate.lon),\(RedisKeys.milliseconds(snap.takenAt))")
+            byHour[Self.hour(snap.takenAt), default: []].append(RedisKeys.member(snap))
         }
         // An hour already past the Snaps kept (by the server's clock) is not written: nothing reads it.
         let now = clock()

@@ -77,8 +77,20 @@ public final class RedisLiveStore: LiveStore {
         Self.writers.async { completion(Result { try self.recordFix(fix, of: id) }) }
     }
 
-    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        Self.writers.async { completion(Result { try self.addSnaps([snap]) }) }
+    /// The poster is read before the Snap is written and again after (their key and the Snap's hour are in different
+    /// slots): a removal that went first is seen before, one whose reading of the hours missed the Snap after, and
+    /// then the Snap is taken out again.
+    public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        Self.writers.async {
+            completion(Result {
+                let exists = ["EXISTS", RedisKeys.person(snap.person)]
+                guard try self.read([exists])[0].integer == 1 else { return false }
+                try self.addSnaps([snap])
+                guard try self.read([exists])[0].integer != 1 else { return true }
+                try self.write([["SREM", RedisKeys.snaps(hour: Self.hour(snap.takenAt)), RedisKeys.member(snap)]])
+                return false
+            })
+        }
     }
 
     public func addPerson(_ person: Person, settings: SharingSettings) throws -> Bool {
@@ -175,7 +187,7 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func setSharing(_ settings: SharingSettings, of id: PersonID) throws {
-        try write([["HSET", RedisKeys.person(id)] + RedisKeys.values(settings)], announcing: [.change(.person(id))])
+        try write([["EVAL", RedisKeys.updatePersonScript, "1", RedisKeys.person(id)] + RedisKeys.values(settings)], announcing: [.change(.person(id))])
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {
