@@ -145,8 +145,8 @@ public protocol LiveStore: AnyObject, Sendable {
 
     /// Stores public Snaps (all or none).
     func addSnaps(_ snaps: [PublicSnap]) throws
-    /// One posted Snap without waiting: `completion` gets whether it was kept, once it is durable. A Snap whose poster
-    /// is no longer a person is not kept (a post that raced the deletion of its poster's account).
+    /// A person's posted Snap without waiting, kept only while they are a person: a removal written first (their
+    /// request signed in before it) leaves none of theirs. `completion` says whether it was kept, once durable.
     func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// The Snaps taken at or after `since`.
     func snaps(since: Date) throws -> [PublicSnap]
@@ -172,7 +172,7 @@ extension LiveStore {
     /// Stores whose calls never wait on a network run `body` as it is.
     public func hurried<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
-    /// Stores without an asynchronous path write synchronously (a Snap of a person they hold) and complete at once.
+    /// Stores without an asynchronous path write synchronously and complete at once.
     public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         completion(Result {
             guard try person(snap.person) != nil else { return false }

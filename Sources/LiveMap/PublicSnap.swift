@@ -30,9 +30,9 @@ extension LiveMapService {
     }
 
     /// Posts a public Snap taken at `snap.takenAt`, which must lie in (now − 24 h, now + 60 s]; checks first
-    /// (throwing at once), then `completion` runs once the Snap is durable. A Snap whose poster's account was deleted
-    /// meanwhile is not kept and reaches no glow.
-    public func postSnap(_ snap: PublicSnap, now: Date, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) throws {
+    /// (throwing at once), then `completion` runs once the Snap is durable, saying whether it was kept: not when its
+    /// poster's account was deleted first (the glow then never hears of it).
+    public func postSnap(_ snap: PublicSnap, now: Date, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) throws {
         try Self.checkSnapTime(snap.takenAt, now: now)
         store.addSnap(snap) { [snapObservers, busHolder] result in
             if case .success(true) = result {

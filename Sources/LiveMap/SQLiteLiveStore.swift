@@ -219,9 +219,7 @@ public final class SQLiteLiveStore: LiveStore {
     public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         let row = SQLiteSchema.values(snap)
         writer.submit({ database in
-            // The poster's account may have gone since the request was signed in: their Snap goes with it.
-            guard try !database.query("SELECT 1 FROM people WHERE id = ?", [.text(snap.person.rawValue)]).isEmpty else { return false }
-            try database.run(SQLiteSchema.insertSnap, rows: [row])
+            guard try database.change(SQLiteSchema.insertPersonsSnap, row) == 1 else { return false }
             try self.log(database, .snap(snap))
             return true
         }, completion: completion)

@@ -52,6 +52,8 @@ enum SQLiteSchema {
     }
 
     static let insertSnap = "INSERT INTO snaps (poster, lat, lon, taken_ms) VALUES (?, ?, ?, ?)"
+    /// `insertSnap` only while the poster is a person (in the write's own transaction, so after a removal it is not).
+    static let insertPersonsSnap = "INSERT INTO snaps (poster, lat, lon, taken_ms) SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM people WHERE id = ?1)"
 
     static func snap(_ row: [SQLiteDatabase.Value]) -> PublicSnap? {
         guard let poster = row[0].text, let lat = row[1].real, let lon = row[2].real, let taken = row[3].integer,

@@ -130,7 +130,9 @@ extension MapAPI {
             do {
                 try live.postSnap(snap, now: now) { result in
                     switch result {
-                    case .success: send(HTTPResponse(status: 204, contentType: "application/json", body: []))
+                    case .success(true): send(HTTPResponse(status: 204, contentType: "application/json", body: []))
+                    // The account was deleted while the request was under way: as every request of it now, 401.
+                    case .success(false): send(Self.unauthorized)
                     case .failure(let error): send(Self.failure(error))
                     }
                 }

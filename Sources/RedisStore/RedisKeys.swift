@@ -45,6 +45,10 @@ enum RedisKeys {
     }()
     /// An hour's public Snaps, a set of "person,lat,lon,ms": the same Snap written twice is one.
     static func snaps(hour: Int) -> String { "{snapset:\(hour)}" }
+    /// A Snap as a member of its hour's set.
+    static func member(_ snap: PublicSnap) -> String {
+        "\(snap.person.rawValue),\(snap.coordinate.lat),\(snap.coordinate.lon),\(milliseconds(snap.takenAt))"
+    }
 
     static let settingFields = ["name", "color", "avatar", "ghost", "ghost_hours", "ghost_until_ms", "audience", "audience_ids"]
     static let fixFields = ["lat", "lon", "accuracy", "taken_ms", "place", "activity", "speed"]
@@ -119,6 +123,8 @@ enum RedisKeys {
 
     /// Adds a person when the id is free, atomically (one key): 1 added, 0 taken.
     static let addPersonScript = "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
+    /// Sets fields (ARGV: field, value, …) of an existing person only: a write after a removal makes no key. 1 set, 0 none.
+    static let updatePersonScript = "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
     /// Sets (ARGV[1] "": clears) the birthday field of an existing person: 1 changed, 0 no such person.
     static let setBirthdayScript = """
         if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -126,9 +132,11 @@ enum RedisKeys {
         return 1
         """
     /// Keeps a fix (`values`) in KEYS[1] only when newer than the stored one: 0 not kept, 1 kept, 2 kept by a person
-    /// (KEYS[2], when given) who keeps Footsteps, so a move of anyone else needs no other round. Nothing expires by
+    /// (KEYS[2], when given) who keeps Footsteps, so a move of anyone else needs no other round; never for a person
+    /// (KEYS[2]) who does not exist, so a fix written after a removal leaves no key. Nothing expires by
     /// Redis's clock: the service refuses fixes outside the rule's window, and the rule hides old ones, as on SQLite.
     static let recordFixScript = """
+        if KEYS[2] and redis.call('HLEN', KEYS[2]) == 0 then return 0 end
         local stored = redis.call('HGET', KEYS[1], 'taken_ms')
         if stored and tonumber(stored) >= tonumber(ARGV[8]) then return 0 end
         redis.call('HSET', KEYS[1], unpack(ARGV, 1, 14))

@@ -41,7 +41,8 @@ extension RedisLiveStore {
     }
 
     /// Every key of the person goes, their id leaves the others' asks and blocks, and their Snaps leave the hourly
-    /// sets. Audience lists keep the id as their owners wrote it (as on SQLite: see `SQLiteLiveStore.removePerson`).
+    /// sets; then every node rewrites its append-only file, which logged all of it (`RedisCluster.rewriteAppendOnlyFiles`).
+    /// Audience lists keep the id as their owners wrote it (as on SQLite: see `SQLiteLiveStore.removePerson`).
     public func removePerson(_ id: PersonID) throws -> Bool {
         let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
                               ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
@@ -64,6 +65,7 @@ extension RedisLiveStore {
         try write(commands, announcing: [.change(.removed(id))])
         try removeOrders(of: id)
         try removeSnaps(of: id)
+        cluster.rewriteAppendOnlyFiles()
         return true
     }
 

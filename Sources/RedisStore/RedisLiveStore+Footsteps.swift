@@ -14,8 +14,7 @@ extension RedisLiveStore {
     }
 
     public func setFootsteps(on: Bool, of id: PersonID) throws {
-        guard try read([["EXISTS", RedisKeys.person(id)]])[0].integer == 1 else { return }
-        try write([["HSET", RedisKeys.person(id), "footsteps", on ? "1" : "0"]])
+        try write([["EVAL", RedisKeys.updatePersonScript, "1", RedisKeys.person(id), "footsteps", on ? "1" : "0"]])
     }
 
     public func footsteps(of id: PersonID) throws -> [Footstep] {

@@ -52,7 +52,7 @@ extension RedisLiveStore {
         guard !snaps.isEmpty else { return }
         var byHour: [Int: [String]] = [:]
         for snap in snaps {
-            byHour[Self.hour(snap.takenAt), default: []].append(Self.entry(snap))
+            byHour[Self.hour(snap.takenAt), default: []].append(RedisKeys.member(snap))
         }
         // An hour already past the Snaps kept (by the server's clock) is not written: nothing reads it.
         let now = clock()
@@ -77,7 +77,7 @@ extension RedisLiveStore {
         guard try exists() else { return false }
         try addSnaps([snap])
         guard try !exists() else { return true }
-        try write([["SREM", RedisKeys.snaps(hour: Self.hour(snap.takenAt)), Self.entry(snap)]])
+        try write([["SREM", RedisKeys.snaps(hour: Self.hour(snap.takenAt)), RedisKeys.member(snap)]])
         return false
     }
 
@@ -114,11 +114,6 @@ extension RedisLiveStore {
     }
 
     static func hour(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 3600).rounded(.down)) }
-
-    /// A Snap as its hour's set holds it.
-    static func entry(_ snap: PublicSnap) -> String {
-        "\(snap.person.rawValue),\(snap.coordinate.lat),\(snap.coordinate.lon),\(RedisKeys.milliseconds(snap.takenAt))"
-    }
 
     static func snap(_ entry: String) -> PublicSnap? {
         let parts = entry.split(separator: ",")

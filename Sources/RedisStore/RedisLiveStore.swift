@@ -184,7 +184,7 @@ public final class RedisLiveStore: LiveStore {
     }
 
     public func setSharing(_ settings: SharingSettings, of id: PersonID) throws {
-        try write([["HSET", RedisKeys.person(id)] + RedisKeys.values(settings)], announcing: [.change(.person(id))])
+        try write([["EVAL", RedisKeys.updatePersonScript, "1", RedisKeys.person(id)] + RedisKeys.values(settings)], announcing: [.change(.person(id))])
     }
 
     public func recordFix(_ fix: LocationFix, of id: PersonID) throws -> Bool {

@@ -90,4 +90,22 @@ struct AccountAndBlockTests {
             #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(needle) is still in the file")
         }
     }
+
+    /// A Snap whose request was signed in before its poster's account was deleted and that reaches the store after the
+    /// deletion is not kept, and the glow is never told of it (the server answers it 401).
+    @Test func aSnapPostedAcrossTheDeletionIsNotKeptAndTheGlowNeverHearsOfIt() throws {
+        let store = try SQLiteLiveStore(path: SQLiteStoreTests.temporaryPath())
+        let live = LiveMapService(store: store)
+        try live.addPerson(id: "leaver", name: "Leaver")
+        let (heard, kept, done) = (Kept(), Kept(), DispatchSemaphore(value: 0))
+        live.observeSnaps { _ in heard.set(true) }
+        try live.removePerson("leaver")
+        try live.postSnap(PublicSnap(person: PersonID("leaver"), coordinate: Coordinate(lat: 40.7123, lon: -73.9611), takenAt: Self.t0), now: Self.t0) { result in
+            kept.set(try? result.get())
+            done.signal()
+        }
+        done.wait()
+        #expect(kept.value == false && heard.value == nil, "kept: \(String(describing: kept.value)), told: \(String(describing: heard.value))")
+        #expect(try store.snaps(since: Self.t0.addingTimeInterval(-60)).isEmpty)
+    }
 }

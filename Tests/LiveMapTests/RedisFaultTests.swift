@@ -71,11 +71,15 @@ struct RedisFaultTests {
     /// Bus subscribers on every channel: the two replicas of a test and the long-running server.
     static let subscribers = 3
 
-    /// Four people on each master's slots, with ids of their own (`tag`), so that no earlier fix is taken for theirs.
+    /// Four people on each master's slots, with ids of their own (`tag`), so that no earlier fix is taken for theirs,
+    /// added to the store (a fix is kept only for a person).
     static func people(_ tag: String, _ cluster: LocalRedisCluster) throws -> [PersonID] {
         let owners = try cluster.slotOwners()
         let candidates = (0..<1000).map { PersonID(trusted: "\(tag)-\($0)") }
-        return try cluster.masters().flatMap { master in candidates.filter { owners[slot($0)] == master }.prefix(4) }
+        let people = try cluster.masters().flatMap { master in candidates.filter { owners[slot($0)] == master }.prefix(4) }
+        let store = try RedisLiveStore(url: cluster.url)
+        for person in people { _ = try store.addPerson(Person(id: person, name: person.rawValue, color: "#0EADFF"), settings: .newPerson) }
+        return people
     }
 
     static func slot(_ person: PersonID) -> Int { RedisCluster.slot(of: "{p:\(person.rawValue)}") }

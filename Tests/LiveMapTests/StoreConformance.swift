@@ -130,6 +130,19 @@ enum StoreConformance {
         #expect(try store.tokenOwner(hash: "cat-phone") == nil && !store.blocked(between: ann, and: cat))
         #expect(try store.sharing(of: bob)?.audience == .only([ann, cat]),
                 "others' audiences keep the id as written, as they keep one that never existed (a removal is not told apart from a block)")
+        // Writes whose requests were signed in before the removal and reach the store after it keep nothing of cat.
+        try store.setSharing(SharingSettings(ghost: .off, audience: .friends), of: cat)
+        try store.setFootsteps(on: true, of: cat)
+        #expect(try !store.recordFix(fix(40.71, -73.91, at: 60), of: cat), "a fix written after the removal is not kept")
+        let late = DispatchSemaphore(value: 0)
+        let kept = Kept()
+        store.addSnap(try PublicSnap(person: cat, coordinate: Coordinate(lat: 40.71, lon: -73.91), takenAt: t0.addingTimeInterval(60))) { result in
+            kept.set(try? result.get())
+            late.signal()
+        }
+        late.wait()
+        #expect(kept.value == false, "a Snap written after its poster's removal says it was not kept")
+        #expect(try store.person(cat) == nil && store.fix(of: cat) == nil && store.sharing(of: cat) == nil)
         #expect(try store.snaps(since: t0.addingTimeInterval(-60)).allSatisfy { $0.person != cat })
         #expect(try store.standing(of: cat, for: ann) == nil && store.related(to: ann) == [bob])
         #expect(try store.addPerson(person("cat", "A New Cat"), settings: .newPerson), "the id is free again")
@@ -208,6 +221,7 @@ struct RedisStoreTests {
         let taken = Date(timeIntervalSince1970: 1_500_000_000)
         let store = try RedisLiveStore(url: cluster.url, clock: { taken.addingTimeInterval(3600) })
         let ann = PersonID(trusted: "ann")
+        _ = try store.addPerson(StoreConformance.person("ann"), settings: .newPerson)
         #expect(try store.recordFix(LocationFix(lat: 40.71, lon: -73.95, accuracyMeters: 5, takenAt: taken, place: nil), of: ann))
         #expect(try store.fix(of: ann)?.takenAt == taken)
         let redis = try RedisCluster(seeds: RedisCluster.seeds(from: cluster.url))
@@ -247,4 +261,13 @@ struct RedisStoreTests {
         let result = try TestProcess.run(program: "python3", ["-c", script, key])
         return try #require(Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "python3: \(result.errorOutput)")
     }
+}
+
+/// What a store's completion said, kept for the test's thread.
+final class Kept: @unchecked Sendable {
+    private let lock = NSLock()
+    private var said: Bool?
+
+    func set(_ value: Bool?) { lock.withLock { said = value } }
+    var value: Bool? { lock.withLock { said } }
 }
