@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "MapEngineTests", dependencies: ["MapEngine", "MapScene", "PinDrawing", "DeliveryTracking", "Orders", "TileExport", "MapRequest", "LiveMap", "GeoCore", "SQLiteKit", "HeatMap", "Raster", "ServerTestSupport"]),
         .testTarget(name: "SnapmapCLITests", dependencies: ["snapmap", "ServerTestSupport"]),
         .testTarget(name: "SnapMapClientTests", dependencies: ["SnapMapClient", "snapmap", "ServerTestSupport"]),
-        .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "MapScene", "LiveMap", "GeoCore", "VectorTiles", "Raster", "ServerTestSupport"]),
+        .testTarget(name: "MapServerTests", dependencies: ["snapmap", "MapServer", "MapEngine", "MapScene", "LiveMap", "GeoCore", "VectorTiles", "Raster", "ServerTestSupport", "Orders"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -69,6 +69,10 @@ extension LiveMapService {
     public func observeResync(_ observer: @escaping @Sendable () -> Void) {
         resyncObservers.add { _ in observer() }
     }
+
+    /// Why changes made elsewhere may reach this replica late: its bus (one that can tell) has not heard everything
+    /// announced more than `LiveView.stalenessBound` ago. Nil when it has, or when no such bus is attached.
+    public var busLag: String? { busHolder.lag(now: DispatchTime.now().uptimeNanoseconds) }
 }
 
 /// The bus a service publishes on, once attached.
@@ -80,6 +84,15 @@ final class BusHolder: @unchecked Sendable {
         lock.lock()
         self.bus = bus
         lock.unlock()
+    }
+
+    func lag(now: UInt64) -> String? {
+        guard let liveness = lock.withLock({ bus as? BusLiveness }) else { return nil }
+        let effect = "changes made elsewhere reach this replica's event streams late (its view, if any, is bypassed: the store answers)"
+        guard let caughtUp = liveness.caughtUpAt else { return "the change bus is not yet listening to all of the store: " + effect }
+        let behind = now > caughtUp ? Double(now - caughtUp) / 1e9 : 0
+        guard behind > LiveView.stalenessBound else { return nil }
+        return "the change bus last heard all of the store \(String(format: "%.1f", behind)) s ago (bound \(LiveView.stalenessBound) s): " + effect
     }
 
     func publish(_ message: LiveBusMessage) {

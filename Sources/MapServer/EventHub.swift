@@ -28,6 +28,8 @@ public final class EventHub: @unchecked Sendable {
         var known: [PersonID: VisibleFriend]
         /// Everyone the viewer asked: the only people who can appear on this stream.
         var candidates: Set<PersonID>
+        /// The state each of the viewer's orders was last sent in on this stream (`EventHub+Orders`).
+        var orders = SentOrderStates()
     }
 
     struct Pair: Hashable {

@@ -42,7 +42,7 @@ extension MapAPI {
             guard let id = try? OrderID(notice.order), let order = try? book.order(id)?.order else { return }
             if order.state.isFinal { drives?.end(order.id) }
             guard let body = try? encoded(OrderView(order, drives?.view(of: order))) else { return }
-            events.orderChanged(String(decoding: body, as: UTF8.self), for: order.customer)
+            events.orderChanged(order, String(decoding: body, as: UTF8.self))
         }
         live.observeFixes { person, fix in dasherMoved(person, fix, at: clock(), drives: drives, events: events) }
     }
@@ -53,7 +53,7 @@ extension MapAPI {
         drives?.add(fix, of: me, at: now) { moved in
             for (order, view) in moved {
                 guard let body = try? encoded(OrderView(order, view)) else { continue }
-                events.orderChanged(String(decoding: body, as: UTF8.self), for: order.customer)
+                events.orderChanged(order, String(decoding: body, as: UTF8.self))
             }
         }
     }
@@ -86,7 +86,7 @@ extension MapAPI {
         let event: OrderEvent = action == "pickup" ? .pickup : .dropoff
         let moved = try book.apply(event, to: order.id, at: clock()).order
         if moved.state.isFinal { drives?.end(moved.id) }
-        events.orderChanged(String(decoding: try Self.encoded(view(moved, for: moved.customer)), as: UTF8.self), for: moved.customer)
+        events.orderChanged(moved, String(decoding: try Self.encoded(view(moved, for: moved.customer)), as: UTF8.self))
         return HTTPResponse(status: 200, contentType: "application/json", body: try Self.encoded(view(moved, for: me)))
     }
 

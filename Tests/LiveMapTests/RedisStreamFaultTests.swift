@@ -58,12 +58,21 @@ extension RedisFaultTests {
             }
             sender.start()
             _ = probes.wait(seconds: 5) { $0.count >= 2 }
+            let readiness = ReadinessLog(server: second)
             let killed = Date()
             try cluster.kill(victim)
             try cluster.waitForFailover(from: victim)
             let promoted = Date()
             _ = probes.wait(seconds: 3) { _ in false }
             probes.stop()
+            // The second server's bus heard nothing from the lost master until its replica was promoted: readiness
+            // said so (still 200: the other shards serve) while it lasted, and "ok" again once the bus caught up.
+            let recovered = readiness.wait(for: "ok", seconds: 10)
+            let answers = readiness.stop()
+            let degraded = answers.filter { $0.status == "degraded" }
+            #expect(degraded.contains { $0.asked > killed.addingTimeInterval(LiveView.stalenessBound + 0.5) && $0.asked < promoted } || promoted.timeIntervalSince(killed) < LiveView.stalenessBound + 1,
+                    "readiness said the bus was behind during the failover: \(answers.map { "\(Self.seconds($0.asked.timeIntervalSince(killed))) \($0.code) \($0.status)" })")
+            #expect(recovered && degraded.allSatisfy { $0.code == 200 }, "readiness is ok again after the promotion, and degraded was 200")
             try cluster.start(victim)
             let context = "seed \(FaultPlan.seed), master \(victim) (the viewer's token shard\(victim == viewerShard ? " and their own" : "")) killed, promoted after \(promoted.timeIntervalSince(killed)) s"
             let log = probes.all
@@ -165,5 +174,53 @@ final class ProbeLog: @unchecked Sendable {
             usleep(20_000)
         }
         return condition(all)
+    }
+}
+
+/// `/healthz/ready` of a server asked by curl every 0.1 s on a thread of its own: when each was asked, its status
+/// code and the `status` of its body.
+final class ReadinessLog: @unchecked Sendable {
+    struct Answer {
+        let asked: Date
+        let code: Int
+        let status: String
+    }
+
+    private let lock = NSLock()
+    private var answers: [Answer] = []
+    private var (stopped, finished) = (false, false)
+
+    init(server: ServerFixture) {
+        let arguments = ["-s", "--max-time", "2", "-w", "\n%{http_code}", server.base.appendingPathComponent("healthz/ready").absoluteString]
+        Thread.detachNewThread { [self] in
+            while !lock.withLock({ stopped }) {
+                let asked = Date()
+                if let output = try? TestProcess.run(URL(fileURLWithPath: "/usr/bin/curl"), arguments).output {
+                    let lines = output.split(separator: "\n")
+                    let body = try? JSONDecoder().decode([String: String].self, from: Data((lines.first ?? "").utf8))
+                    let answer = Answer(asked: asked, code: Int(lines.last ?? "") ?? 0, status: body?["status"] ?? "")
+                    lock.withLock { answers.append(answer) }
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            lock.withLock { finished = true }
+        }
+    }
+
+    /// Waits until an answer asked from now on says `status`; whether one did within `seconds`.
+    func wait(for status: String, seconds: Double) -> Bool {
+        let from = Date()
+        while Date().timeIntervalSince(from) < seconds {
+            if lock.withLock({ answers.contains { $0.asked >= from && $0.status == status } }) { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Stops asking; every answer.
+    func stop() -> [Answer] {
+        lock.withLock { stopped = true }
+        while !lock.withLock({ finished }) { usleep(10_000) }
+        return lock.withLock { answers }
     }
 }

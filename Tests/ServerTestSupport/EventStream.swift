@@ -11,9 +11,14 @@ public final class EventStream: @unchecked Sendable {
     private var ended = false
 
     /// Opens `server`'s event stream with `token`.
-    public init(server: ServerFixture, token: String) throws {
+    public convenience init(server: ServerFixture, token: String) throws {
+        try self.init(base: server.base, token: token)
+    }
+
+    /// Opens the event stream of the server at `base` (one in the test's own process, say) with `token`.
+    public init(base: URL, token: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sN", "--max-time", "600", "-H", "Authorization: Bearer \(token)", server.base.absoluteString + "/v1/me/events"]
+        process.arguments = ["-sN", "--max-time", "600", "-H", "Authorization: Bearer \(token)", base.absoluteString + "/v1/me/events"]
         process.standardOutput = output
         try process.run()
         let descriptor = output.fileHandleForReading.fileDescriptor
