@@ -16,40 +16,54 @@ from urllib.parse import urlparse
 
 
 async def open_stream(host, port, token, arrivals, ready):
-    reader, writer = await asyncio.open_connection(host, port)
-    writer.write(("GET /v1/me/events HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\n\r\n" % (host, port, token)).encode())
-    await writer.drain()
-    while (await reader.readline()) not in (b"\r\n", b""):
-        pass
-    text = ""
-    while True:
-        size_line = await reader.readline()
-        if not size_line:
-            return
-        size = int(size_line.strip() or b"0", 16)
-        if size == 0:
-            return
-        chunk = await reader.readexactly(size + 2)
-        text += chunk[:-2].decode()
-        while "\n\n" in text:
-            message, text = text.split("\n\n", 1)
-            if message.startswith(": ") or "event: ready" in message:
-                ready.set_result(True) if "event: ready" in message and not ready.done() else None
+    """Reads one stream until it ends; `ready` is set at its `ready` event, or fails with why the stream ended first."""
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+        writer.write(("GET /v1/me/events HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\n\r\n" % (host, port, token)).encode())
+        await writer.drain()
+        status = await reader.readline()
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        if b" 200 " not in status:
+            raise ConnectionError("answered %r" % status.strip())
+        parts = []
+        while True:
+            size_line = await reader.readline()
+            size = int(size_line.strip() or b"0", 16) if size_line else 0
+            if size == 0:
+                raise ConnectionError("the stream ended")
+            chunk = (await reader.readexactly(size + 2))[:-2]
+            # A `ready` comes in many chunks: they are joined once its end arrives, not searched again at each one.
+            if b"\n\n" not in (parts[-1][-1:] if parts else b"") + chunk:
+                parts.append(chunk)
                 continue
-            if "event: move" in message:
-                payload = json.loads(message.split("data: ", 1)[1])
-                arrivals.append((payload["id"], payload["lat"], time.perf_counter()))
+            *messages, rest = b"".join(parts + [chunk]).split(b"\n\n")
+            parts = [rest] if rest else []
+            for message in messages:
+                if message.startswith(b"event: ready"):
+                    ready.done() or ready.set_result(True)
+                elif message.startswith(b"event: move"):
+                    payload = json.loads(message.split(b"data: ", 1)[1])
+                    arrivals.append((payload["id"], payload["lat"], time.perf_counter()))
+    except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+        ready.done() or ready.set_exception(error)
 
 
 async def put(host, port, token, lat):
-    reader, writer = await asyncio.open_connection(host, port)
-    body = json.dumps({"lat": lat, "lon": -73.95, "accuracyMeters": 5})
-    writer.write(("PUT /v1/me/location HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                  % (host, port, token, len(body), body)).encode())
-    await writer.drain()
-    status = (await reader.readline()).split()[1]
-    writer.close()
-    return int(status)
+    """PUTs a location; its status, or None when the server did not answer within 10 s."""
+    async def exchange():
+        reader, writer = await asyncio.open_connection(host, port)
+        body = json.dumps({"lat": lat, "lon": -73.95, "accuracyMeters": 5})
+        writer.write(("PUT /v1/me/location HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                      % (host, port, token, len(body), body)).encode())
+        await writer.drain()
+        status = (await reader.readline()).split()[1]
+        writer.close()
+        return int(status)
+    try:
+        return await asyncio.wait_for(exchange(), 10)
+    except (OSError, asyncio.TimeoutError, IndexError, ValueError):
+        return None
 
 
 async def main():
@@ -60,12 +74,11 @@ async def main():
     readies = [asyncio.get_running_loop().create_future() for _ in tokens]
     opened = time.perf_counter()
     tasks = [asyncio.create_task(open_stream(url.hostname, url.port, token, arrivals, ready)) for token, ready in zip(tokens, readies)]
-    try:
-        await asyncio.wait_for(asyncio.gather(*readies), 60)
-    except asyncio.TimeoutError:
-        failed = [task.exception() for task in tasks if task.done() and not task.cancelled() and task.exception()]
-        sys.exit("%d of %d streams ready after 60 s (%d connections failed%s)" % (sum(ready.done() and not ready.cancelled() for ready in readies), len(readies), len(failed),
-                                                                                ": %r" % failed[0] if failed else ""))
+    done, waiting = await asyncio.wait(readies, timeout=60)
+    failed = [ready.exception() for ready in done if ready.exception()]
+    if waiting or failed:
+        sys.exit("%d of %d streams ready after %.0f s (%d ended or failed before it%s; %d still waiting)"
+                 % (len(done) - len(failed), len(readies), time.perf_counter() - opened, len(failed), ": %r" % failed[0] if failed else "", len(waiting)))
     ready_seconds = time.perf_counter() - opened
     sent = {}
     for step in range(updates):

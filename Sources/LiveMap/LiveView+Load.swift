@@ -64,6 +64,7 @@ extension LiveView {
             let current = requestLock.withLock { loadRequests } <= loadsCover
             stateLock.write { loaded = current }
             stamps.touchAll()
+            tokens.forgetAll()
         } catch {
             refreshLock.withLock {
                 loading = false

@@ -107,9 +107,34 @@ extension LiveView: LiveStore {
     public func clearFootsteps(of id: PersonID) throws -> Int { try store.clearFootsteps(of: id) }
 
     public func addToken(hash: String, for id: PersonID) throws { try store.addToken(hash: hash, for: id) }
-    public func tokenOwner(hash: String) throws -> PersonID? { try store.tokenOwner(hash: hash) }
-    public func revokeTokens(of id: PersonID) throws -> Int { try store.revokeTokens(of: id) }
-    public func removeToken(hash: String) throws -> PersonID? { try store.removeToken(hash: hash) }
+
+    /// From memory while the view is current (`TokenCache`: a token is forgotten once a sign-out, revocation or deletion
+    /// of its person is applied here, made by this replica or heard from another); from the store otherwise.
+    public func tokenOwner(hash: String) throws -> PersonID? {
+        guard isCurrent else { return try store.tokenOwner(hash: hash) }
+        if let owner = tokens.owner(of: hash) { return owner }
+        let stamp = tokens.stamp
+        guard let owner = try store.tokenOwner(hash: hash) else { return nil }
+        tokens.keep(hash, for: owner, readAt: stamp)
+        return owner
+    }
+
+    public func revokeTokens(of id: PersonID) throws -> Int {
+        defer { refresh(.sessions(id)) }
+        return try store.revokeTokens(of: id)
+    }
+
+    public func removeToken(hash: String) throws -> PersonID? {
+        let owner: PersonID?
+        do {
+            owner = try store.removeToken(hash: hash)
+        } catch {
+            tokens.forget(hash: hash)
+            throw error
+        }
+        if let owner { refresh(.sessions(owner)) }
+        return owner
+    }
 
     public func removePerson(_ id: PersonID) throws -> Bool {
         defer { refresh(.removed(id)) }

@@ -62,6 +62,7 @@ public final class LiveView: @unchecked Sendable {
     var liveness: (any BusLiveness)?
     var followsBus = false
     let stamps = ChangeStamps()
+    let tokens = TokenCache()
     /// Loads asked for; (under `loadLock`) the requests the last successful load started after; (under
     /// `refreshLock`) whether a load is reading, and the changes applied meanwhile, to apply again on what it read.
     let requestLock = NSLock()
@@ -199,8 +200,10 @@ public final class LiveView: @unchecked Sendable {
             switch change {
             case .person(let id): if follows(id) { try refreshPerson(id) }
             case .pair(let first, let second): if serves(first) || serves(second) { try refreshPair(first, second) }
-            case .removed(let id): stateLock.write { Self.remove(id, from: &state) }
-            case .sessions: break
+            case .removed(let id):
+                stateLock.write { Self.remove(id, from: &state) }
+                tokens.forget(id)
+            case .sessions(let id): tokens.forget(id)
             }
         } catch {
             // What could not be re-read cannot be vouched for: answer from the store until a full load succeeds.
@@ -282,17 +285,5 @@ public final class LiveView: @unchecked Sendable {
     static func removeSorted(_ value: Int32, from array: inout [Int32]) {
         let index = array.partitioningIndex { $0 >= value }
         if index < array.count, array[index] == value { array.remove(at: index) }
-    }
-}
-
-extension Array {
-    /// The first index whose element satisfies `predicate`, for a predicate false then true along the array.
-    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }

@@ -124,7 +124,7 @@ public final class EventHub: @unchecked Sendable {
             let friends = candidates.compactMap { LiveMapService.visible($0, at: now) }
             let id = self.nextID
             self.nextID += 1
-            guard stream.send(": snapmap events\nretry: 2000\n\n" + Self.event("ready", friends.map(self.payload)) + self.liveStarted(friends)) else { return self.release(viewer) }
+            guard stream.send(": snapmap events\nretry: 2000\n\n" + self.ready(friends) + self.liveStarted(friends)) else { return self.release(viewer) }
             self.subscribers[id] = Subscriber(viewer: viewer, tokenHash: tokenHash, stream: stream,
                                               known: Dictionary(uniqueKeysWithValues: friends.map { ($0.person.id, $0) }), candidates: [])
             self.byViewer[viewer, default: []].insert(id)
