@@ -21,6 +21,7 @@ final class Explorations: @unchecked Sendable {
     private let lock = NSLock()
     private var neighbourhoods: Neighbourhoods?
     private var streetMeters: [Int: Double] = [:]
+    private var placesReach: MercatorRect?
 
     func areas(sourceDirectory: URL) throws -> Neighbourhoods {
         try lock.withLock {
@@ -29,6 +30,13 @@ final class Explorations: @unchecked Sendable {
             neighbourhoods = read
             return read
         }
+    }
+
+    func reach(measure: () -> MercatorRect) -> MercatorRect {
+        if let known = lock.withLock({ placesReach }) { return known }
+        let measured = measure()
+        lock.withLock { placesReach = measured }
+        return measured
     }
 
     func streetLength(_ index: Int, measure: () -> Double) -> Double {
@@ -42,6 +50,29 @@ final class Explorations: @unchecked Sendable {
 extension MapEngine {
     /// Streets are measured in cuts of at most this many metres, each counted in the neighbourhood holding its middle.
     public static let exploredCutMeters = Neighbourhoods.cutMeters
+
+    /// Where the kept places that `explored(places:)` counts lie, in degrees and a hair wider: around every street that
+    /// meets a neighbourhood's bounds, twice the visited radius out. The answer from only the places inside is the
+    /// answer from them all, so a history is read through the store's index of places, not whole.
+    public func exploredBounds() throws -> GeoBoundingBox {
+        let neighbourhoods = try explorations.areas(sourceDirectory: paths.baseMapSourceDirectory)
+        let streets = baseMap.store.streets
+        let reach = explorations.reach {
+            var covered: MercatorRect?
+            for area in neighbourhoods.areas {
+                for feature in BaseMapStore.features(of: streets, grid: baseMap.store.streetGrid, in: area.bounds) {
+                    covered = covered.map { $0.union(streets.bounds(of: feature)) } ?? streets.bounds(of: feature)
+                }
+            }
+            guard let covered else { return MercatorRect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
+            // A place reaches streets within the radius on the ground: more mercator metres away from the equator.
+            return covered.expanded(by: 2 * Self.visitedRadiusMeters * cosh(max(abs(covered.minY), abs(covered.maxY)) / WebMercator.earthRadius))
+        }
+        let degrees = reach.geoBounds
+        let hair = 1e-7
+        return try GeoBoundingBox(west: max(degrees.west - hair, -180), south: max(degrees.south - hair, -90),
+                                  east: min(degrees.east + hair, 180), north: min(degrees.north + hair, 90))
+    }
 
     /// The neighbourhoods with any street near `places`, each with the share of it explored; most explored first,
     /// then by name. Reads the neighbourhoods from the base map's sources (a `DataFileError` without them).

@@ -57,9 +57,10 @@ extension MapAPI {
         let neighbourhoods: [Exploration]
     }
 
-    /// `GET /v1/me/explored.json`: measured on the render pool (a long history reaches many streets).
+    /// `GET /v1/me/explored.json`: measured on the render pool (a long history reaches many streets) from the places
+    /// near the neighbourhoods' streets alone, read through the store's index of places.
     func explored(_ me: PersonID) throws -> HTTPResponse {
-        let places = try live.footsteps(of: me).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
+        let places = try live.footsteps(of: me, in: try engine.exploredBounds()).map { WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon) }
         let engine = self.engine
         return renders.answer(for: me.rawValue) { _ in
             let answer = ExploredAnswer(radiusMeters: MapEngine.visitedRadiusMeters, cutMeters: MapEngine.exploredCutMeters,

@@ -26,6 +26,8 @@ public struct PinLayoutEngine: Sendable {
         var members: [Int]
         let point: ScreenPoint
         var avatar: ScreenRect?
+        /// What the pin draws beyond its avatar (its poses), which its own label goes around.
+        var extent: ScreenRect?
         var label: ScreenRect?
         var anchor: LabelAnchor?
         var labelShort = false
@@ -89,12 +91,12 @@ public struct PinLayoutEngine: Sendable {
             let extent = footprints?.extent(poses: clusters[index].members.map { ordered[$0].pose }, avatar: avatar, scale: viewport.scale)
             placement.placeAvatar(at: clusters[index].point, extent: extent)
             placed.append(index)
-            clusters[index].avatar = avatar
+            (clusters[index].avatar, clusters[index].extent) = (avatar, extent)
         }
         // Then labels, in priority order, each where it covers no avatar and no label placed before it.
         for (avatar, index) in placed.enumerated() {
             let members = clusters[index].members
-            switch placeLabel(members.prefix(2).map { ordered[$0] }, count: members.count, avatar: clusters[index].avatar!, number: avatar, previous: previousAnchors[key(clusters[index])], now: now,
+            switch placeLabel(members.prefix(2).map { ordered[$0] }, count: members.count, avatar: clusters[index].avatar!, extent: clusters[index].extent, number: avatar, previous: previousAnchors[key(clusters[index])], now: now,
                               placement: &placement) {
             case .placed(let rect, let anchor, let short):
                 (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
@@ -111,10 +113,10 @@ public struct PinLayoutEngine: Sendable {
         case hidden(String)
     }
 
-    /// The first fit for a symbol's label (its avatar the `number`th placed): the full text on its previous anchor
-    /// or the first of the twelve that is free, then the short text the same way; a label that fits nowhere is
-    /// dropped, and says what blocked it.
-    private func placeLabel(_ named: [PinSubject], count: Int, avatar: ScreenRect, number: Int, previous: LabelAnchor?, now: Date,
+    /// The first fit for a symbol's label (its avatar the `number`th placed, drawing `extent` beyond it): the full
+    /// text on its previous anchor or the first of the twelve that is free, then the short text the same way; a
+    /// label that fits nowhere is dropped, and says what blocked it.
+    private func placeLabel(_ named: [PinSubject], count: Int, avatar: ScreenRect, extent: ScreenRect?, number: Int, previous: LabelAnchor?, now: Date,
                             placement: inout SymbolPlacement) -> LabelOutcome {
         let anchors = (previous.map { [$0] } ?? []) + LabelAnchor.allCases.filter { $0 != previous }
         var blockers = LabelBlockers()
@@ -122,7 +124,7 @@ public struct PinLayoutEngine: Sendable {
             let text = labelText(named, count: count, now: now, short: short)
             let size = ScreenSize(width: labelWidth(text) + 2 * style.labelPaddingX, height: style.labelHeight)
             for anchor in anchors {
-                let rect = labelRect(anchor, avatar: avatar, size: size)
+                let rect = labelRect(anchor, avatar: avatar, size: size, around: extent)
                 let found = placement.blockers(of: rect, owner: number, besides: blockers)
                 guard found.isEmpty else {
                     blockers.formUnion(found)
@@ -164,6 +166,37 @@ public struct PinLayoutEngine: Sendable {
     }
 
     static func groupID(_ leader: PinSubject) -> String { "group-" + leader.id }
+
+    /// A label's box at an anchor, moved out past `own` (what its pin draws beyond the avatar, a pose) when it would
+    /// cover it: away from the avatar along the anchor's direction (at a corner, along the axis that moves it least),
+    /// so a pin's own pose never blocks its own label, which never covers it either.
+    private func labelRect(_ anchor: LabelAnchor, avatar: ScreenRect, size: ScreenSize, around own: ScreenRect?) -> ScreenRect {
+        let rect = labelRect(anchor, avatar: avatar, size: size)
+        guard let own, rect.overlaps(own) else { return rect }
+        let (dx, dy) = Self.direction(anchor)
+        let gap = style.labelGap
+        let x = dx > 0 ? own.maxX + gap : own.minX - gap - rect.width
+        let y = dy > 0 ? own.maxY + gap : own.minY - gap - rect.height
+        let moved = (x: ScreenRect(x: x, y: rect.y, width: rect.width, height: rect.height),
+                     y: ScreenRect(x: rect.x, y: y, width: rect.width, height: rect.height))
+        if dx == 0 { return moved.y }
+        if dy == 0 { return moved.x }
+        return abs(x - rect.x) < abs(y - rect.y) ? moved.x : moved.y
+    }
+
+    /// Which way an anchor lies from its avatar: -1, 0 or 1 across, then down.
+    private static func direction(_ anchor: LabelAnchor) -> (Int, Int) {
+        switch anchor {
+        case .below, .belowToLeft, .belowToRight: return (0, 1)
+        case .above, .aboveToLeft, .aboveToRight: return (0, -1)
+        case .right: return (1, 0)
+        case .left: return (-1, 0)
+        case .belowRight: return (1, 1)
+        case .belowLeft: return (-1, 1)
+        case .aboveRight: return (1, -1)
+        case .aboveLeft: return (-1, -1)
+        }
+    }
 
     /// A label's box at an anchor: beside the avatar's box on a side, touching its circle at 45° at a corner, or
     /// below or above it with one end on its centre line.

@@ -1,14 +1,13 @@
 import GeoCore
 
 /// What has been placed so far while laying out pins: round avatars with the boxes of what they draw beyond their
-/// circle (poses), and label boxes, each in a collision grid.
+/// circle (poses), in one collision grid under the box holding both, and label boxes in another.
 struct SymbolPlacement {
     let radius: Double
     let free: ScreenRect
     private var avatarGrid: GridIndex<Points>
     private var avatarCentres: [ScreenPoint] = []
-    private var extentGrid: GridIndex<Points>
-    private var extents: [ScreenRect] = []
+    private var extents: [ScreenRect?] = []
     private var labelGrid: GridIndex<Points>
     private var labels: [ScreenRect] = []
 
@@ -16,7 +15,6 @@ struct SymbolPlacement {
         radius = style.avatarSize / 2
         self.free = free
         avatarGrid = GridIndex(extent: free, cellSize: style.gridCell)
-        extentGrid = GridIndex(extent: free, cellSize: style.gridCell)
         labelGrid = GridIndex(extent: free, cellSize: style.gridCell)
     }
 
@@ -34,10 +32,8 @@ struct SymbolPlacement {
 
     /// An avatar at `centre`, with `extent`, the box of what its pin draws beyond the circle (nil: nothing).
     mutating func placeAvatar(at centre: ScreenPoint, extent: ScreenRect? = nil) {
-        avatarGrid.insert(avatarCentres.count, box(around: centre))
+        avatarGrid.insert(avatarCentres.count, extent.map { box(around: centre).union($0) } ?? box(around: centre))
         avatarCentres.append(centre)
-        guard let extent else { return }
-        extentGrid.insert(extents.count, extent)
         extents.append(extent)
     }
 
@@ -55,8 +51,9 @@ struct SymbolPlacement {
         func sought(_ blocker: LabelBlockers) -> Bool { found.isEmpty || !known.contains(blocker) }
         if !free.contains(rect) { found.insert(.edge) }
         if sought(.label), any(in: labelGrid, meeting: rect, where: { labels[$0].overlaps(rect) }) { found.insert(.label) }
-        if sought(.avatar), any(in: avatarGrid, meeting: rect, where: { Self.intersects(rect, circle: avatarCentres[$0], radius: radius) })
-            || any(in: extentGrid, meeting: rect, where: { extents[$0].overlaps(rect) }) {
+        if sought(.avatar), any(in: avatarGrid, meeting: rect, where: {
+            Self.intersects(rect, circle: avatarCentres[$0], radius: radius) || extents[$0]?.overlaps(rect) == true
+        }) {
             found.insert(.avatar)
         }
         guard sought(.nearer) else { return found }

@@ -74,9 +74,21 @@ enum FootstepsBenchmark {
         return fixes
     }
 
-    /// The database file and its write-ahead log, checkpointed.
+    /// The database file and its write-ahead log, checkpointed. A closed store's checkpointer thread may still be
+    /// copying its log back (up to a gigabyte or more here: fixes pour in faster than it checkpoints), and SQLite
+    /// answers busy at once while another checkpoint runs: it is asked again, a tenth of a second apart, for up to
+    /// two minutes; a log still not emptied is an error, not a figure.
     static func fileBytes(_ path: String) throws -> Int {
-        try SQLiteDatabase(path: path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let database = try SQLiteDatabase(path: path)
+        var result: [SQLiteDatabase.Value] = []
+        for _ in 0..<1200 {
+            result = try database.query("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
+            if result.first == .integer(0) { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        guard result.first == .integer(0) else {
+            throw LiveMapError.unavailable(message: "\(path): the write-ahead log could not be emptied to measure the file (\(result))")
+        }
         let size = { (file: String) in (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
         return size(path) + size(path + "-wal")
     }

@@ -86,9 +86,10 @@ enum LiveOptions {
     }
 
     /// The viewer's id (`--viewer`, default the scene's), the clock and the friends they see then; the engine's
-    /// glow is fed from the store at that clock. With `footsteps`, also the viewer's own Footsteps (else none).
-    static func view(_ options: ParsedOptions, engine: MapEngine, footsteps: Bool = false) throws
-        -> (viewer: PersonID, now: Date, friends: [Friend], location: Coordinate?, places: [MercatorPoint]) {
+    /// glow is fed from the store at that clock. `places` reads the viewer's own Footsteps that can tint a frame of a
+    /// viewport with some layers (through the store's index of places: those in the frame's part of the map alone).
+    static func view(_ options: ParsedOptions, engine: MapEngine) throws
+        -> (viewer: PersonID, now: Date, friends: [Friend], location: Coordinate?, places: (Viewport, Set<MapLayer>) throws -> [MercatorPoint]) {
         let now = try options.request.clock(scene: engine.scene, default: Date())
         let live = try service(options, dataDirectory: engine.paths.dataDirectory, scene: engine.scene, clock: { now })
         let viewer = try options.value("viewer").map { try PersonID($0, field: "--viewer") } ?? DemoSeed.viewerID(engine.scene)
@@ -97,7 +98,10 @@ enum LiveOptions {
         if friends.isEmpty, options.value("clock") == nil, try !live.friends(of: viewer, at: engine.scene.capturedAt).isEmpty {
             FileHandle.standardError.write(Data(emptyMapNote(viewer, capturedAt: engine.scene.capturedAt).utf8))
         }
-        let places = footsteps ? try live.footsteps(of: viewer).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) } : []
+        let places = { (viewport: Viewport, layers: Set<MapLayer>) throws -> [MercatorPoint] in
+            guard let box = engine.footstepsBounds(viewport, layers: layers) else { return [] }
+            return try live.footsteps(of: viewer, in: box).map { WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon) }
+        }
         return (viewer, now, friends, try live.ownFix(of: viewer, at: now)?.coordinate, places)
     }
 

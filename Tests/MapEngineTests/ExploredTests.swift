@@ -59,3 +59,25 @@ struct ExploredTests {
         #expect(try EngineFixture.engine.get().explored(places: []).isEmpty)
     }
 }
+
+/// What a history is read through: `exploredBounds`, against the whole history's answer.
+struct ExploredBoundsTests {
+    /// Places over the bounds and around them (a third of their size beyond each side): the answer from the places
+    /// inside is the answer from them all, to the bit.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theAnswerFromThePlacesInsideTheBoundsIsTheWholeHistorys(seed: UInt64) throws {
+        let engine = try EngineFixture.engine.get()
+        let box = try engine.exploredBounds()
+        var random = SplitMix64(seed: seed)
+        let (height, width) = (box.north - box.south, box.east - box.west)
+        let places = (0..<600).map { _ in
+            (lat: Double.random(in: (box.south - height / 3)...(box.north + height / 3), using: &random),
+             lon: Double.random(in: (box.west - width / 3)...(box.east + width / 3), using: &random))
+        }
+        let inside = places.filter { (box.south...box.north).contains($0.lat) && (box.west...box.east).contains($0.lon) }
+        let project = { (places: [(lat: Double, lon: Double)]) in places.map { WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon) } }
+        let whole = try engine.explored(places: project(places))
+        #expect(try engine.explored(places: project(inside)) == whole)
+        #expect(whole.count > 1 && inside.count < places.count, "\(whole.count) neighbourhoods explored, \(places.count - inside.count) places left out")
+    }
+}

@@ -30,7 +30,7 @@ let footstepsCommand = Command(
         return "cleared \(try live.clearFootsteps(person)) places of \(person)"
     case "explored":
         let engine = try DataLocator.engine(options)
-        let places = try live.footsteps(of: person).map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
+        let places = try live.footsteps(of: person, in: try engine.exploredBounds()).map { WebMercator.projectUnchecked(lat: $0.lat, lon: $0.lon) }
         return try engine.explored(places: places).map { "\($0.text)\t\(Int($0.exploredMeters.rounded())) of \(Int($0.streetMeters.rounded())) m" }
             .joined(separator: "\n")
     default:

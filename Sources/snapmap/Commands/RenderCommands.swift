@@ -23,12 +23,18 @@ let renderCommand = Command(
     let layers = try options.request.layers(default: [.base])
     _ = try options.request.clock(scene: engine.scene, default: Date())  // a bad --clock is refused whatever the layers
     if layers.contains(.footsteps), !layers.contains(.base) { throw UsageError(description: "--layers: footsteps is drawn over the base layer: add base") }
-    let view = !layers.isDisjoint(with: [.pins, .heat, .footsteps]) ? try LiveOptions.view(options, engine: engine, footsteps: layers.contains(.footsteps)) : nil
+    let view = !layers.isDisjoint(with: [.pins, .heat, .footsteps]) ? try LiveOptions.view(options, engine: engine) : nil
     let selected = try options.request.selected(among: view?.friends ?? [])
     let atSelection = options.flag("at-selection")
     if atSelection && (selected == nil || view == nil) { throw UsageError(description: "--at-selection needs --selected ID and the pins layer") }
+    // The viewer's places that can tint the frame as drawn: at the selection's camera when it is drawn there.
+    var places: [MercatorPoint] = []
+    if let view, layers.contains(.footsteps) {
+        let framed = try atSelection ? engine.selectionLayout(viewport, friends: view.friends, selected: selected!, now: view.now, viewer: view.location).viewport : viewport
+        places = try view.places(framed, layers)
+    }
     let frame = try engine.encodeFrame(viewport, layers: layers, friends: view?.friends ?? [], selected: selected, atSelection: atSelection,
-                                       now: view?.now ?? engine.scene.capturedAt, viewer: view?.location, places: view?.places ?? [])
+                                       now: view?.now ?? engine.scene.capturedAt, viewer: view?.location, places: places)
     var written = ["\(out) (\(frame.width)×\(frame.height) px)"]
     if let layoutOut = try options.path("layout-out") {
         guard let layout = frame.layout else { throw UsageError(description: "--layout-out needs the pins layer (--layers ...,pins)") }
