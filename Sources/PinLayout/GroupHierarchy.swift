@@ -37,21 +37,15 @@ struct GroupHierarchy {
         levels[level].members[levels[level].start[index]..<levels[level].start[index + 1]]
     }
 
-    /// Calls `body(friend, g)` for every friend (an index into the points) of group `groups[g]` of `zoom`, level by
-    /// level down the groups (not in priority order); two arrays in all, however many groups and friends.
-    func forEachFriend(of groups: [Int], at zoom: Int, _ body: (_ friend: Int, _ group: Int) -> Void) {
-        var current = groups.indices.map { (node: Int32(groups[$0]), group: Int32($0)) }
-        var next: [(node: Int32, group: Int32)] = []
-        for depth in stride(from: Self.deepestZoom - zoom, to: 0, by: -1) {
+    /// The friends (indices into the points) of group `index` at `zoom`, in priority order.
+    func members(of index: Int, at zoom: Int) -> [Int] {
+        var (current, next) = ([index], [Int]())
+        for depth in stride(from: Self.deepestZoom - zoom, through: 0, by: -1) {
             next.removeAll(keepingCapacity: true)
-            for (node, group) in current {
-                for child in children(of: Int(node), in: depth) { next.append((Int32(child), group)) }
-            }
+            for group in current { next.append(contentsOf: children(of: group, in: depth)) }
             swap(&current, &next)
         }
-        for (node, group) in current {
-            for friend in children(of: Int(node), in: 0) { body(friend, Int(group)) }
-        }
+        return current.sorted()
     }
 
     /// The zoom at which group `index` of `zoom` splits into two or more groups (nil when its friends stand

@@ -7,39 +7,30 @@ final class GroupedSubjects: Sendable {
     let subjects: [PinSubject]
     let selected: String?
     let distance: Double
-    /// The friends in priority order, as places in `subjects`, and their places in Web Mercator metres in that order.
-    let order: [Int32]
-    /// The friends themselves in that order when the grouping is kept, so that the layouts that read it again read
-    /// them in turn; empty for a grouping made for one layout, which reads each friend once where it lies.
-    private let ordered: [PinSubject]
+    /// The friends in priority order, and their places.
+    let ordered: [PinSubject]
     let metres: [MercatorPoint]
-    /// The selected friend's place in the order (first, when among the friends); everyone else is grouped.
+    /// The selected friend's place in `ordered` (first, when among the friends); everyone else is grouped.
     let selectedIndex: Int?
     let groupable: [Int]
     let hierarchy: GroupHierarchy
     /// With a friend selected, everyone's place in the order without a selection (which names a group).
     let unselectedRank: [String: Int]
 
-    init(subjects: [PinSubject], selected: String?, distance: Double, kept: Bool = false) {
+    init(subjects: [PinSubject], selected: String?, distance: Double) {
         (self.subjects, self.selected, self.distance) = (subjects, selected, distance)
-        let order = PinPriority.order(subjects, selected: selected)
-        self.order = order
-        ordered = kept ? order.map { subjects[Int($0)] } : []
-        // Projected in the friends' own order (read in turn), then gathered in priority order: 16 bytes a friend.
-        let projected = subjects.map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
-        let metres = order.map { projected[Int($0)] }
+        ordered = PinPriority.sorted(subjects, selected: selected)
+        let metres = ordered.map { WebMercator.projectUnchecked(lat: $0.coordinate.lat, lon: $0.coordinate.lon) }
         self.metres = metres
-        let selectedIndex = selected == nil || order.isEmpty || subjects[Int(order[0])].id != selected ? nil : 0
+        let ordered = ordered
+        let selectedIndex = selected == nil ? nil : ordered.indices.first { ordered[$0].id == selected }
         self.selectedIndex = selectedIndex
-        let groupable = selectedIndex == nil ? Array(order.indices) : Array(order.indices.dropFirst())
+        let groupable = ordered.indices.filter { $0 != selectedIndex }
         self.groupable = groupable
         hierarchy = GroupHierarchy(x: groupable.map { metres[$0].x }, y: groupable.map { metres[$0].y }, distance: distance, downTo: 0)
         unselectedRank = selected == nil ? [:]
-            : Dictionary(PinPriority.order(subjects, selected: nil).enumerated().map { (subjects[Int($1)].id, $0) }, uniquingKeysWith: { first, _ in first })
+            : Dictionary(PinPriority.sorted(subjects, selected: nil).enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
-
-    /// The friend `index`th in priority order.
-    @inline(__always) func subject(_ index: Int) -> PinSubject { ordered.isEmpty ? subjects[Int(order[index])] : ordered[index] }
 }
 
 /// Groupings kept for the friend sets laid out last, so that panning and zooming over the same friends groups
@@ -80,7 +71,7 @@ public final class GroupingCache: @unchecked Sendable {
             }
             return kept
         }
-        let made = GroupedSubjects(subjects: subjects, selected: selected, distance: distance, kept: subjects.count <= maxSubjects)
+        let made = GroupedSubjects(subjects: subjects, selected: selected, distance: distance)
         guard subjects.count <= maxSubjects else { return made }
         lock.withLock {
             entries.append((hash, made))

@@ -21,10 +21,9 @@ public struct PinLayoutEngine: Sendable {
         self.footprints = footprints
     }
 
-    /// A cluster being laid out: its members are `members[range]` of the layout's one array of places in the
-    /// priority order.
+    /// A cluster being laid out: members as indices into the priority-ordered subjects.
     private struct Cluster {
-        var members: Range<Int>
+        var members: [Int]
         let point: ScreenPoint
         var avatar: ScreenRect?
         var label: ScreenRect?
@@ -34,8 +33,8 @@ public struct PinLayoutEngine: Sendable {
         var hidden: String?
         var splitZoom: Int?
 
-        init(point: ScreenPoint) {
-            self.members = 0..<0
+        init(members: [Int], point: ScreenPoint) {
+            self.members = members
             self.point = point
         }
     }
@@ -48,7 +47,7 @@ public struct PinLayoutEngine: Sendable {
         // What depends on the friends alone (their order, places and groups at every zoom) is made once for them.
         let grouped = groupings?.grouped(subjects, selected: selected, distance: groupingDistance)
             ?? GroupedSubjects(subjects: subjects, selected: selected, distance: groupingDistance)
-        let (hierarchy, groupable, selectedIndex) = (grouped.hierarchy, grouped.groupable, grouped.selectedIndex)
+        let (ordered, hierarchy, groupable, selectedIndex) = (grouped.ordered, grouped.hierarchy, grouped.groupable, grouped.selectedIndex)
         let points = grouped.metres.map { viewport.point(forMercator: $0) }
         let reach = viewport.bounds.inset(by: EdgeInsets(all: -style.avatarSize))
         let half = style.avatarSize / 2
@@ -56,46 +55,23 @@ public struct PinLayoutEngine: Sendable {
         // The selected friend (first in priority order) stands alone: never grouped, never joined. Everyone else
         // is grouped over the whole map, not the screen, so that groups do not change as the map pans.
         let level = GroupHierarchy.level(of: viewport.zoom)
-        var clusters = (selectedIndex.flatMap { reach.contains(points[$0]) ? [Cluster(point: points[$0])] : nil } ?? [])
-        let firstGroup = clusters.count
-        var sizes = [Int](repeating: 1, count: firstGroup)
+        var clusters = (selectedIndex.flatMap { reach.contains(points[$0]) ? [Cluster(members: [$0], point: points[$0])] : nil } ?? [])
         let shown = hierarchy.groups(at: level)
-        var groupsShown: [Int] = []
         for index in 0..<shown.count {
             let point = viewport.point(forMercator: MercatorPoint(x: shown.x[index], y: shown.y[index]))
             guard reach.contains(point) else { continue }
-            var cluster = Cluster(point: point)
+            var cluster = Cluster(members: hierarchy.members(of: index, at: level).map { groupable[$0] }, point: point)
             if shown.weight[index] > 1 { cluster.splitZoom = hierarchy.splitZoom(of: index, at: level) }
             clusters.append(cluster)
-            sizes.append(shown.weight[index])
-            groupsShown.append(index)
-        }
-        // Each friend's cluster (-1: none), then each cluster's members in priority order, side by side: counted by
-        // the groups' weights and written in one walk over the order, with no array a cluster and no sort.
-        var clusterOf = [Int32](repeating: -1, count: grouped.order.count)
-        if let selectedIndex, firstGroup == 1 { clusterOf[selectedIndex] = 0 }
-        hierarchy.forEachFriend(of: groupsShown, at: level) { friend, group in clusterOf[groupable[friend]] = Int32(firstGroup + group) }
-        var fill = [Int](repeating: 0, count: clusters.count)
-        var total = 0
-        for index in clusters.indices {
-            (fill[index], total) = (total, total + sizes[index])
-            clusters[index].members = fill[index]..<total
-        }
-        var members = [Int32](repeating: 0, count: total)
-        for (index, cluster) in clusterOf.enumerated() where cluster >= 0 {
-            members[fill[Int(cluster)]] = Int32(index)
-            fill[Int(cluster)] += 1
         }
         // With nobody selected every rank is the same and members come in priority order: the first leads.
         let unselectedRank = grouped.unselectedRank
-        let leader = { (members: ArraySlice<Int32>) -> PinSubject in
-            let first = members[members.startIndex]
-            guard !unselectedRank.isEmpty else { return grouped.subject(Int(first)) }
-            let rank = { (member: Int32) in unselectedRank[grouped.subject(Int(member)).id] ?? 0 }
-            return grouped.subject(Int(members.min { rank($0) < rank($1) } ?? first))
+        let leader = { (members: [Int]) -> PinSubject in
+            guard !unselectedRank.isEmpty else { return ordered[members[0]] }
+            return ordered[members.min { (unselectedRank[ordered[$0].id] ?? 0) < (unselectedRank[ordered[$1].id] ?? 0) } ?? members[0]]
         }
         func key(_ cluster: Cluster) -> String {
-            cluster.members.count == 1 ? grouped.subject(Int(members[cluster.members.lowerBound])).id : Self.groupID(leader(members[cluster.members]))
+            cluster.members.count == 1 ? ordered[cluster.members[0]].id : Self.groupID(leader(cluster.members))
         }
         func avatarRect(_ centre: ScreenPoint) -> ScreenRect { ScreenRect(x: centre.x - half, y: centre.y - half, width: style.avatarSize, height: style.avatarSize) }
 
@@ -110,25 +86,24 @@ public struct PinLayoutEngine: Sendable {
                 continue
             }
             let avatar = avatarRect(clusters[index].point)
-            let extent = footprints?.extent(poses: members[clusters[index].members].map { grouped.subject(Int($0)).pose }, avatar: avatar,
-                                            scale: viewport.scale)
+            let extent = footprints?.extent(poses: clusters[index].members.map { ordered[$0].pose }, avatar: avatar, scale: viewport.scale)
             placement.placeAvatar(at: clusters[index].point, extent: extent)
             placed.append(index)
             clusters[index].avatar = avatar
         }
         // Then labels, in priority order, each where it covers no avatar and no label placed before it.
         for (avatar, index) in placed.enumerated() {
-            let named = members[clusters[index].members].prefix(2).map { grouped.subject(Int($0)) }
-            switch placeLabel(named, count: clusters[index].members.count, avatar: clusters[index].avatar!, number: avatar,
-                              previous: previousAnchors[key(clusters[index])], now: now, placement: &placement) {
+            let members = clusters[index].members
+            switch placeLabel(members.prefix(2).map { ordered[$0] }, count: members.count, avatar: clusters[index].avatar!, number: avatar, previous: previousAnchors[key(clusters[index])], now: now,
+                              placement: &placement) {
             case .placed(let rect, let anchor, let short):
                 (clusters[index].label, clusters[index].anchor, clusters[index].labelShort) = (rect, anchor, short)
             case .hidden(let reason):
                 clusters[index].labelHidden = reason
             }
         }
-        return result(grouped, points: points, clusters: clusters, members: members, clusterOf: clusterOf, placed: placed, viewport: viewport,
-                      selected: selected, now: now, leader: leader)
+        return result(ordered: ordered, points: points, clusters: clusters, placed: placed, viewport: viewport, selected: selected, now: now,
+                      leader: leader)
     }
 
     private enum LabelOutcome {
@@ -214,38 +189,41 @@ public struct PinLayoutEngine: Sendable {
 
     /// `leader` names a group: its member first in priority order when nobody is selected, so a group keeps its
     /// id whoever is selected.
-    private func result(_ grouped: GroupedSubjects, points: [ScreenPoint], clusters: [Cluster], members: [Int32], clusterOf: [Int32], placed: [Int],
-                        viewport: Viewport, selected: String?, now: Date, leader: (ArraySlice<Int32>) -> PinSubject) -> PinLayoutResult {
+    private func result(ordered: [PinSubject], points: [ScreenPoint], clusters: [Cluster], placed: [Int], viewport: Viewport,
+                        selected: String?, now: Date, leader: ([Int]) -> PinSubject) -> PinLayoutResult {
         var zIndex = [Int](repeating: 0, count: clusters.count)
         for (rank, index) in placed.enumerated() { zIndex[index] = placed.count - rank }
-        var groupID = [String?](repeating: nil, count: clusters.count)
+        var owner = [Int](repeating: -1, count: ordered.count)
+        var containing = [Int](repeating: -1, count: ordered.count)
+        for (index, cluster) in clusters.enumerated() { for member in cluster.members { containing[member] = index } }
+        var groupID = [String?](repeating: nil, count: ordered.count)
         var groups: [LaidOutGroup] = []
         for index in placed {
             let cluster = clusters[index]
-            let friends = members[cluster.members]
-            guard friends.count > 1 else { continue }
-            let id = Self.groupID(leader(friends))
-            groupID[index] = id
-            let first = grouped.subject(Int(friends[friends.startIndex]))
-            let text = labelText(friends.prefix(2).map { grouped.subject(Int($0)) }, count: friends.count, now: now, short: cluster.labelShort)
-            groups.append(LaidOutGroup(id: id, members: friends.map { grouped.subject(Int($0)).id }, labelText: text.name + text.detail,
+            for member in cluster.members { owner[member] = index }
+            guard cluster.members.count > 1 else { continue }
+            let id = Self.groupID(leader(cluster.members))
+            for member in cluster.members { groupID[member] = id }
+            let first = ordered[cluster.members[0]]
+            let text = labelText(cluster.members.prefix(2).map { ordered[$0] }, count: cluster.members.count, now: now, short: cluster.labelShort)
+            groups.append(LaidOutGroup(id: id, members: cluster.members.map { ordered[$0].id }, labelText: text.name + text.detail,
                                        coordinate: (try? viewport.coordinate(at: cluster.point)) ?? first.coordinate,
                                        screenPoint: cluster.point, visible: true, avatarRect: cluster.avatar, labelRect: cluster.label,
                                        anchor: cluster.anchor, labelShort: cluster.labelShort, labelHidden: cluster.labelHidden, zIndex: zIndex[index],
                                        splitZoom: cluster.splitZoom))
         }
         // A friend in a group reads nothing of its cluster but whether it is drawn: only a friend alone copies theirs.
-        let pins = points.indices.map { index -> LaidOutPin in
-            let subject = grouped.subject(index)
-            let containing = Int(clusterOf[index])
-            let drawn = containing >= 0 && clusters[containing].avatar != nil
-            let cluster = drawn && clusters[containing].members.count == 1 ? clusters[containing] : nil
-            let hidden = drawn ? nil : (containing >= 0 ? clusters[containing].hidden : nil) ?? "outside the screen"
+        let alone = clusters.map { $0.members.count == 1 }
+        let pins = ordered.indices.map { index -> LaidOutPin in
+            let subject = ordered[index]
+            let drawn = owner[index] >= 0
+            let cluster = drawn && alone[owner[index]] ? clusters[owner[index]] : nil
             let text = labelText(subject, now: now, short: cluster?.labelShort == true)
+            let hidden = drawn ? nil : (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen"
             return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
                               screenPoint: points[index], visible: drawn, avatarRect: cluster?.avatar, labelRect: cluster?.label,
                               anchor: cluster?.anchor, labelShort: cluster?.labelShort == true, labelHidden: cluster?.labelHidden, hidden: hidden,
-                              groupId: drawn ? groupID[containing] : nil, zIndex: drawn ? zIndex[containing] : 0, selected: subject.id == selected,
+                              groupId: groupID[index], zIndex: drawn ? zIndex[owner[index]] : 0, selected: subject.id == selected,
                               pose: subject.pose)
         }
         return PinLayoutResult(viewport: viewport, now: now, selected: selected, pins: pins, groups: groups)

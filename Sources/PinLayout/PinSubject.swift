@@ -68,16 +68,10 @@ public enum LiveUntilText {
 /// then everyone else by most recently seen; ties broken by id so the order is stable.
 public enum PinPriority {
     public static func sorted(_ subjects: [PinSubject], selected: String?) -> [PinSubject] {
-        order(subjects, selected: selected).map { subjects[Int($0)] }
-    }
-
-    /// The places in `subjects` in priority order (`sorted` is `subjects` gathered in it): a layout reads its friends
-    /// through it, and copies them only into a grouping it keeps.
-    static func order(_ subjects: [PinSubject], selected: String?) -> [Int32] {
         // One pass splits the subjects by rank (the selected friend, then best friends; each best friend first); within
         // a rank, the Snapstreak (best friends') and the time last seen are each an integer that orders as the rule
-        // does, then the id and the place in `subjects` break ties: the order is total.
-        precondition(subjects.count < Int(Int32.max), "fewer than 2^31 friends")
+        // does, then the id and the place in `subjects` break ties: the order is total, and subjects (with their
+        // strings) are moved only once, into it.
         var ranks = [[Key]](repeating: [], count: 4)
         for index in subjects.indices {
             let subject = subjects[index]
@@ -85,7 +79,7 @@ public enum PinPriority {
                 .append(Key(streak: subject.bestFriend ? descending(subject.snapstreak) : 0,
                             seen: descending(subject.lastSeen.timeIntervalSinceReferenceDate), index: index))
         }
-        var ordered: [Int32] = []
+        var ordered: [PinSubject] = []
         ordered.reserveCapacity(subjects.count)
         for var keys in ranks {
             // By the two integers, keeping the order of `subjects` among equals; then each run of equal integers by id.
@@ -102,7 +96,7 @@ public enum PinPriority {
                 }
                 from = to
             }
-            for key in keys { ordered.append(Int32(key.index)) }
+            for key in keys { ordered.append(subjects[key.index]) }
         }
         return ordered
     }
