@@ -39,7 +39,7 @@ extension LiveMapService {
                 snapObservers.send(snap)
                 busHolder.publish(.snap(snap))
             }
-            completion(result.map { _ in () })
+            completion(result)
         }
     }
 

@@ -66,7 +66,7 @@ extension MapEngine {
             }
             guard let covered else { return MercatorRect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
             // A place reaches streets within the radius on the ground: more mercator metres away from the equator.
-            return covered.expanded(by: 2 * Self.visitedRadiusMeters * cosh(max(abs(covered.minY), abs(covered.maxY)) / WebMercator.earthRadius))
+            return covered.outset(by: 2 * Self.visitedRadiusMeters * cosh(max(abs(covered.minY), abs(covered.maxY)) / WebMercator.earthRadius))
         }
         let degrees = reach.geoBounds
         let hair = 1e-7
