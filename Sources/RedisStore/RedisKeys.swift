@@ -122,6 +122,8 @@ enum RedisKeys {
     static func encode(_ details: FriendDetails) -> String { "\(details.snapstreak),\(details.bestFriend ? 1 : 0)" }
 
     /// Adds a person when the id is free, atomically (one key): 1 added, 0 taken.
+    /// Marks a person who exists as going (`removing` in their hash); never makes a key for one who does not.
+    static let markRemovalScript = "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end return redis.call('HSET', KEYS[1], 'removing', '1')"
     static let addPersonScript = "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
     /// Sets fields (ARGV: field, value, …) of an existing person only: a write after a removal makes no key. 1 set, 0 none.
     static let updatePersonScript = "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"

@@ -44,9 +44,20 @@ extension RedisLiveStore {
     /// sets; then every node rewrites its append-only file, which logged all of it (`RedisCluster.rewriteAppendOnlyFiles`).
     /// Audience lists keep the id as their owners wrote it (as on SQLite: see `SQLiteLiveStore.removePerson`).
     public func removePerson(_ id: PersonID) throws -> Bool {
-        let facts = try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
-                              ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
-                              ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
+        try finishRemoval(of: id, facts: beginRemoval(of: id))
+    }
+
+    /// Marks the person as going, then reads whose asks, blocks, tokens and shares name them. An ask written after
+    /// this read finds the mark when it checks after its write (`addAsk`), so it takes itself back.
+    func beginRemoval(of id: PersonID) throws -> [RedisReply] {
+        try write([["EVAL", RedisKeys.markRemovalScript, "1", RedisKeys.person(id)]])
+        return try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
+                         ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
+                         ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
+    }
+
+    /// Removes what `beginRemoval` found, and the person's own keys.
+    func finishRemoval(of id: PersonID, facts: [RedisReply]) throws -> Bool {
         // A removal that failed after the person's key went is finished by trying it again: their orders go last.
         guard facts[0].integer == 1 else { try removeOrders(of: id); return false }
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }

@@ -113,10 +113,11 @@ public final class RedisLiveStore: LiveStore {
         try write([["HSET", RedisKeys.asks(from), to.rawValue, RedisKeys.encode(details)]], announcing: [.change(.pair(from, to))])
         // An ask that raced a block, or a deletion of either account, is taken back. The check follows the write: a
         // block writes both block sets before it removes the pair's asks, so either that removal came after this ask
-        // or the sets are read here; a deletion done before this check is seen by it (the person's key is gone). Not
-        // closed: a deletion that read the person's askers before this ask and writes after this check.
-        let people = try read([["EXISTS", RedisKeys.person(from)], ["EXISTS", RedisKeys.person(to)]])
-        if try people.contains(where: { $0.integer != 1 }) || blocked(between: from, and: to) {
+        // or the sets are read here; a deletion marks the person before it reads whose asks name them, so either that
+        // read found this ask or the mark (or the key's absence) is seen here.
+        let people = try read([RedisKeys.person(from), RedisKeys.person(to)].flatMap { [["EXISTS", $0], ["HEXISTS", $0, "removing"]] })
+        if try people[0].integer != 1 || people[2].integer != 1 || people[1].integer == 1 || people[3].integer == 1
+            || blocked(between: from, and: to) {
             try write([["HDEL", RedisKeys.asks(from), to.rawValue]])
             try write([["SREM", RedisKeys.askedBy(to), from.rawValue]], announcing: [.change(.pair(from, to))])
         }

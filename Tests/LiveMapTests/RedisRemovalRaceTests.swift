@@ -1,0 +1,30 @@
+import Foundation
+import GeoCore
+@testable import LiveMap
+@testable import RedisStore
+import Testing
+
+extension RedisStoreTests {
+    /// A friend request that lands inside a deletion (after it read who asks the person, before it wrote) keeps
+    /// nothing, either way: an attacker racing requests against `DELETE /v1/me` left the deleted id in the asker's
+    /// requests and in sets of their own in 3 of 3 rounds, and a new account taking the id would have inherited them.
+    @Test func anAskLandingInsideADeletionKeepsNothing() throws {
+        let local = try RedisClusterFixture.shared.get()
+        try local.flush()
+        let store = try RedisLiveStore(url: local.url, clock: { StoreConformance.t0 })
+        let (asker, leaver, other) = (try PersonID("asker"), try PersonID("leaver"), try PersonID("other"))
+        for id in [asker, leaver, other] { _ = try store.addPerson(StoreConformance.person(id.rawValue), settings: .newPerson) }
+
+        let facts = try store.beginRemoval(of: leaver)
+        try store.addAsk(from: asker, to: leaver, details: FriendDetails())
+        try store.addAsk(from: leaver, to: other, details: FriendDetails())
+        #expect(try store.finishRemoval(of: leaver, facts: facts))
+
+        #expect(try !store.asks(from: asker, to: leaver) && !store.asks(from: leaver, to: other))
+        #expect(try store.relations(of: asker).isEmpty && store.relations(of: other).isEmpty && store.related(to: other).isEmpty)
+        #expect(try store.addPerson(StoreConformance.person(leaver.rawValue), settings: .newPerson))
+        #expect(try store.relations(of: leaver).isEmpty && store.related(to: leaver).isEmpty, "a new person of that id has no request")
+        try store.addAsk(from: asker, to: other, details: FriendDetails())
+        #expect(try store.asks(from: asker, to: other), "an ask between people who stay is kept")
+    }
+}
