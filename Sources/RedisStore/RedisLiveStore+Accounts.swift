@@ -47,13 +47,20 @@ extension RedisLiveStore {
         try finishRemoval(of: id, facts: beginRemoval(of: id))
     }
 
-    /// Marks the person as going, then reads whose asks, blocks, tokens and shares name them. An ask written after
-    /// this read finds the mark when it checks after its write (`addAsk`), so it takes itself back.
+    /// Marks the person as going, then reads whose asks, blocks, tokens and shares name them. An ask, a block or a share
+    /// written after this read finds the mark when it checks after its write (`goneOrGoing`), so it takes itself back.
     func beginRemoval(of id: PersonID) throws -> [RedisReply] {
         try write([["EVAL", RedisKeys.markRemovalScript, "1", RedisKeys.person(id)]])
         return try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
                          ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
                          ["HKEYS", RedisKeys.live(id)], ["SMEMBERS", RedisKeys.liveFrom(id)]])
+    }
+
+    /// Whether any of these people is gone or marked as going: a write naming them that reads this after it lands is
+    /// either found by their removal's read or sees this, and takes itself back.
+    func goneOrGoing(_ ids: [PersonID]) throws -> Bool {
+        let replies = try read(ids.map(RedisKeys.person).flatMap { [["EXISTS", $0], ["HEXISTS", $0, "removing"]] })
+        return stride(from: 0, to: replies.count, by: 2).contains { replies[$0].integer != 1 || replies[$0 + 1].integer == 1 }
     }
 
     /// Removes what `beginRemoval` found, and the person's own keys.

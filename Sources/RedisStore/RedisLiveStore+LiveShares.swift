@@ -8,10 +8,11 @@ extension RedisLiveStore {
     public func setLiveShare(_ share: LiveShare) throws {
         try write([["SADD", RedisKeys.liveFrom(share.to), share.from.rawValue]])
         try write([["HSET", RedisKeys.live(share.from), share.to.rawValue, RedisKeys.encode(share)]], announcing: [.change(.pair(share.from, share.to))])
-        // A share that raced a block or an unfriending is taken back. The check follows the write: the sharer's ask
-        // leaves in the same round as the share (one node, in order), and a block's sets are written before that round.
+        // A share that raced a block, an unfriending or a deletion is taken back. The check follows the write: the
+        // sharer's ask leaves in the same round as the share (one node, in order), a block's sets are written before
+        // that round, and a deletion marks the person before it reads their shares (`goneOrGoing`).
         let facts = try read([["HEXISTS", RedisKeys.asks(share.from), share.to.rawValue], ["HEXISTS", RedisKeys.asks(share.to), share.from.rawValue]])
-        if try facts.contains(where: { $0.integer != 1 }) || blocked(between: share.from, and: share.to) {
+        if try facts.contains(where: { $0.integer != 1 }) || blocked(between: share.from, and: share.to) || goneOrGoing([share.from, share.to]) {
             _ = try removeLiveShare(from: share.from, to: share.to)
         }
     }

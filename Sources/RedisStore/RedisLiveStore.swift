@@ -115,9 +115,7 @@ public final class RedisLiveStore: LiveStore {
         // block writes both block sets before it removes the pair's asks, so either that removal came after this ask
         // or the sets are read here; a deletion marks the person before it reads whose asks name them, so either that
         // read found this ask or the mark (or the key's absence) is seen here.
-        let people = try read([RedisKeys.person(from), RedisKeys.person(to)].flatMap { [["EXISTS", $0], ["HEXISTS", $0, "removing"]] })
-        if try people[0].integer != 1 || people[2].integer != 1 || people[1].integer == 1 || people[3].integer == 1
-            || blocked(between: from, and: to) {
+        if try goneOrGoing([from, to]) || blocked(between: from, and: to) {
             try write([["HDEL", RedisKeys.asks(from), to.rawValue]])
             try write([["SREM", RedisKeys.askedBy(to), from.rawValue]], announcing: [.change(.pair(from, to))])
         }
@@ -139,6 +137,8 @@ public final class RedisLiveStore: LiveStore {
         try write([["SADD", RedisKeys.blockedBy(blocked), blocker.rawValue]], announcing: [.change(.pair(blocker, blocked))])
         try write([["SADD", RedisKeys.blocks(blocker), blocked.rawValue]], announcing: [.change(.pair(blocker, blocked))])
         try removeAsks(between: blocker, and: blocked)
+        // A block written inside either account's deletion is taken back, as an ask is (`goneOrGoing`).
+        if try goneOrGoing([blocker, blocked]) { _ = try removeBlock(by: blocker, on: blocked) }
     }
 
     public func removeBlock(by blocker: PersonID, on blocked: PersonID) throws -> Bool {

@@ -27,4 +27,30 @@ extension RedisStoreTests {
         try store.addAsk(from: asker, to: other, details: FriendDetails())
         #expect(try store.asks(from: asker, to: other), "an ask between people who stay is kept")
     }
+
+    /// A block or a Live Location share, either way, that lands inside a deletion keeps nothing naming the deleted id
+    /// in the other person's keys (the removal read their blocks and shares before).
+    @Test func aBlockOrShareLandingInsideADeletionKeepsNothing() throws {
+        let local = try RedisClusterFixture.shared.get()
+        try local.flush()
+        let store = try RedisLiveStore(url: local.url, clock: { StoreConformance.t0 })
+        let (friend, leaver, blocker) = (try PersonID("friend"), try PersonID("leaver"), try PersonID("blocker"))
+        for id in [friend, leaver, blocker] { _ = try store.addPerson(StoreConformance.person(id.rawValue), settings: .newPerson) }
+        for (a, b) in [(friend, leaver), (leaver, friend)] { try store.addAsk(from: a, to: b, details: FriendDetails()) }
+        let hour = StoreConformance.t0.addingTimeInterval(3600)
+
+        let facts = try store.beginRemoval(of: leaver)
+        try store.setLiveShare(LiveShare(from: friend, to: leaver, startedAt: StoreConformance.t0, until: hour, paused: false))
+        try store.setLiveShare(LiveShare(from: leaver, to: friend, startedAt: StoreConformance.t0, until: hour, paused: false))
+        try store.addBlock(by: blocker, on: leaver)
+        #expect(try store.finishRemoval(of: leaver, facts: facts))
+
+        #expect(try store.liveShares(of: friend).isEmpty, "no share names the deleted id")
+        #expect(try !store.blocked(between: blocker, and: leaver), "no block names the deleted id")
+        #expect(try store.addPerson(StoreConformance.person(leaver.rawValue), settings: .newPerson))
+        #expect(try store.liveShares(of: leaver).isEmpty && store.standing(of: leaver, for: blocker)?.meBlocks != true,
+                "a new person of that id inherits no share and no block")
+        try store.addBlock(by: blocker, on: friend)
+        #expect(try store.blocked(between: blocker, and: friend), "a block between people who stay is kept")
+    }
 }
