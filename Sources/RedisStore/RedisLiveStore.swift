@@ -199,8 +199,13 @@ public final class RedisLiveStore: LiveStore {
         RedisKeys.fix(try read([["HMGET", RedisKeys.fix(id)] + RedisKeys.fixFields])[0].elements)
     }
 
+    /// A token written inside its person's deletion is taken back (`goneOrGoing`), so whoever takes the id next cannot
+    /// be signed in with it, and the minting is refused as for an unknown person.
     public func addToken(hash: String, for id: PersonID) throws {
         try write([["SET", RedisKeys.token(hash), id.rawValue], ["SADD", RedisKeys.tokens(id), hash]])
+        guard try goneOrGoing([id]) else { return }
+        try write([["DEL", RedisKeys.token(hash)], ["SREM", RedisKeys.tokens(id), hash]])
+        throw LiveMapError.notFound(id: id.rawValue)
     }
 
     public func tokenOwner(hash: String) throws -> PersonID? {

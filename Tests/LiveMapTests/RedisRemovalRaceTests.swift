@@ -53,4 +53,21 @@ extension RedisStoreTests {
         try store.addBlock(by: blocker, on: friend)
         #expect(try store.blocked(between: blocker, and: friend), "a block between people who stay is kept")
     }
+
+    /// A token minted inside a deletion is refused and taken back: nobody who takes the id next signs in with it.
+    @Test func aTokenMintedInsideADeletionSignsNobodyIn() throws {
+        let local = try RedisClusterFixture.shared.get()
+        try local.flush()
+        let store = try RedisLiveStore(url: local.url, clock: { StoreConformance.t0 })
+        let leaver = try PersonID("leaver")
+        _ = try store.addPerson(StoreConformance.person(leaver.rawValue), settings: .newPerson)
+
+        let facts = try store.beginRemoval(of: leaver)
+        #expect(throws: LiveMapError.notFound(id: leaver.rawValue)) { try store.addToken(hash: "late-phone", for: leaver) }
+        #expect(try store.finishRemoval(of: leaver, facts: facts))
+        #expect(try store.addPerson(StoreConformance.person(leaver.rawValue), settings: .newPerson))
+        #expect(try store.tokenOwner(hash: "late-phone") == nil, "the new person of that id is not signed in by it")
+        try store.addToken(hash: "new-phone", for: leaver)
+        #expect(try store.tokenOwner(hash: "new-phone") == leaver, "their own token works")
+    }
 }
