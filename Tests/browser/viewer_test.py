@@ -81,6 +81,8 @@ def main():
             fail("the chat links %r" % driver.find_element(By.ID, "chat").get_attribute("data-link"))
         if driver.find_element(By.ID, "chat-input").get_attribute("placeholder") != "Send a Chat":
             fail("no composer")
+        # The sheet slides up (a CSS transition): until it has arrived, the point Selenium clicks may be the thread's.
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.execute_script("return document.getElementById('chat').getAnimations().length === 0"))
         driver.find_element(By.ID, "chat-close").click()
 
         before = driver.execute_script("return document.getElementById('frame').src")
