@@ -22,6 +22,7 @@ final class SQLiteFileHealth: @unchecked Sendable {
     private var largest: Int
     private var lasting: String?
     private var passing: (reason: String, at: ContinuousClock.Instant)?
+    private var faultsSeen = 0
 
     /// Watches the file at `path` as it is now (call right after opening it).
     init(path: String) {
@@ -81,9 +82,15 @@ final class SQLiteFileHealth: @unchecked Sendable {
         }
     }
 
-    /// A write committed: the disk takes writes again.
-    func committed() {
-        withLock { passing = nil }
+    /// How many faults of the file or the disk were sorted so far (a batch compares it before and after).
+    var faultCount: Int {
+        withLock { faultsSeen }
+    }
+
+    /// A transaction committed with no fault sorted since `faultCount` was `before`: the disk takes writes again.
+    /// One whose write failed for a full disk commits an empty batch, which says nothing of the disk.
+    func committed(faultsBefore before: Int) {
+        withLock { if faultsSeen == before { passing = nil } }
     }
 
     /// Sorts a failure: SQLite's faults of the file or the disk become `unavailable` with a reason that names the
@@ -100,6 +107,7 @@ final class SQLiteFileHealth: @unchecked Sendable {
         case .busy: reason = "the database is locked by another process"
         }
         return withLock {
+            if fault != .busy { faultsSeen += 1 }
             if fault == .damaged {
                 lasting = lasting ?? reason
             } else if fault != .busy {

@@ -89,6 +89,7 @@ final class SQLiteWriter: @unchecked Sendable {
     private func commit(_ batch: [Job]) {
         defer { for job in batch { job.finish() } }
         if let gone = health.lastingFault { return refuse(batch, gone) }
+        let faultsBefore = health.faultCount
         do {
             try database.execute("BEGIN IMMEDIATE")
             for job in batch {
@@ -111,7 +112,7 @@ final class SQLiteWriter: @unchecked Sendable {
         }
         // A file that went while the batch was written took the batch with it: none of it is acknowledged.
         if database.fileHasMoved { return refuse(batch, health.fileMoved()) }
-        health.committed()
+        health.committed(faultsBefore: faultsBefore)
     }
 
     private func refuse(_ batch: [Job], _ reason: String) {

@@ -82,8 +82,20 @@ struct SQLiteHealthTests {
         let health = SQLiteFileHealth(path: "/nonexistent")
         #expect(health.failed(ioError) as? LiveMapError == .unavailable(message: "disk full"))
         #expect(health.fault == "disk full", "reported while recent")
-        health.committed()
+        health.committed(faultsBefore: health.faultCount)
         #expect(health.fault == nil, "a commit clears it")
+    }
+
+    /// A write that failed for a full disk rolls back only itself, and its batch then commits nothing: that commit
+    /// says nothing of the disk, so readiness still says "disk full" (a clean-clone CI run found it "ok" here).
+    @Test func aBatchWhoseWriteFoundTheDiskFullDoesNotClearIt() throws {
+        let (store, _) = try store()
+        #expect(throws: LiveMapError.unavailable(message: "disk full")) {
+            try store.writer.perform { _ in throw SQLiteDatabase.Failure(description: "database or disk is full", code: SQLITE_FULL) }
+        }
+        #expect(store.health() == .unavailable(reason: "disk full"))
+        try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann"))
+        #expect(store.health() == .ready, "a write that commits clears it")
     }
 
     @Test func aServerRefusesAMissingFileAndAnEmptyOne() throws {
