@@ -4,7 +4,8 @@ import SQLiteKit
 /// What other processes write to a SQLite store (the operator's CLI, a second server on the same file), heard by
 /// polling the change log every `pollInterval`: each store write adds its message to the log in its own
 /// transaction, so a change is never made without being told, and publishing here has nothing left to do.
-/// A listener that fell behind the log's pruning gets `.resync`.
+/// A listener that fell behind the log's pruning gets `.resync`. The log is pruned without the poll waiting for
+/// that commit, so a slow disk never holds what is heard.
 public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
     /// How often the log is read: the most a change made elsewhere waits before it reaches this process.
     public static let pollInterval = 0.05
@@ -12,16 +13,20 @@ public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
     public static let retention = 30.0
 
     private let store: SQLiteLiveStore
+    /// How often the log is pruned (`retention / 4` unless a test says otherwise).
+    private let pruneEvery: Double
     private let lock = NSLock()
     private var handlers: [@Sendable (LiveBusMessage) -> Void] = []
     private var started = false
     private var caughtUp: UInt64?
+    private var pruning = false
 
     /// The instant each poll started, once it delivered every row it read: all changes made before it are heard.
     public var caughtUpAt: UInt64? { lock.withLock { caughtUp } }
 
-    init(store: SQLiteLiveStore) {
+    init(store: SQLiteLiveStore, pruneEvery: Double = SQLiteChangeFeed.retention / 4) {
         self.store = store
+        self.pruneEvery = pruneEvery
     }
 
     /// The store's own writes logged the change already.
@@ -33,9 +38,13 @@ public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
         let start = !started
         started = true
         lock.unlock()
+        let opened = DispatchTime.now().uptimeNanoseconds
         guard start, let first = try? SQLiteDatabase(path: store.path) else { return }
-        let cursor = (try? first.query("SELECT coalesce(max(seq), 0) FROM changes").first?.first?.integer) ?? 0
-        let path = store.path
+        let latest = try? first.query("SELECT coalesce(max(seq), 0) FROM changes").first?.first?.integer
+        // A change committed before `opened` is at or below the cursor: this listener starts caught up to it.
+        if latest != nil { lock.withLock { caughtUp = opened } }
+        let cursor = latest ?? 0
+        let (path, pruneEvery) = (store.path, pruneEvery)
         let thread = Thread { [weak self] in
             guard let database = try? SQLiteDatabase(path: path) else { return }
             try? database.execute("PRAGMA query_only = 1")
@@ -43,15 +52,28 @@ public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
             var lastPrune = Date()
             while let feed = self {
                 cursor = feed.poll(database, after: cursor)
-                if Date().timeIntervalSince(lastPrune) > Self.retention / 4 {
+                if Date().timeIntervalSince(lastPrune) > pruneEvery {
                     lastPrune = Date()
-                    try? feed.store.pruneChanges(before: lastPrune.addingTimeInterval(-Self.retention))
+                    feed.prune(before: lastPrune.addingTimeInterval(-Self.retention))
                 }
                 Thread.sleep(forTimeInterval: Self.pollInterval)
             }
         }
         thread.name = "snapmap-sqlite-changes"
         thread.start()
+    }
+
+    /// Queues the removal of the rows written before `before`, unless the last one is still queued; never waits.
+    private func prune(before: Date) {
+        let queued: Bool = lock.withLock {
+            defer { pruning = true }
+            return pruning
+        }
+        guard !queued else { return }
+        store.pruneChanges(before: before) { [weak self] in
+            guard let self else { return }
+            lock.withLock { pruning = false }
+        }
     }
 
     /// Delivers the rows after `cursor` written by other instances; returns the new cursor.

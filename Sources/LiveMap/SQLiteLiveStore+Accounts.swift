@@ -79,7 +79,16 @@ extension SQLiteLiveStore {
 
     /// Drops change-log rows written before `before` (the log is for listeners that are at most moments behind).
     public func pruneChanges(before: Date) throws {
-        try write { database in try database.change("DELETE FROM changes WHERE at_ms < ?", [.integer(SQLiteSchema.milliseconds(before))]) }
+        try write { database in try Self.pruneChanges(database, before: before) }
+    }
+
+    /// Queues the same removal and returns at once; `done` runs on the writing thread once it committed or failed.
+    func pruneChanges(before: Date, done: @escaping @Sendable () -> Void) {
+        writer.submit({ database in try Self.pruneChanges(database, before: before) }, completion: { _ in done() })
+    }
+
+    private static func pruneChanges(_ database: SQLiteDatabase, before: Date) throws {
+        try database.change("DELETE FROM changes WHERE at_ms < ?", [.integer(SQLiteSchema.milliseconds(before))])
     }
 
     /// The change log's other writers, heard by polling the log (SQLite has no notifications).

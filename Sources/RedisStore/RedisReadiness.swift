@@ -39,17 +39,35 @@ final class RedisReadiness: @unchecked Sendable {
         return health
     }
 
-    /// Asks every master of the slot map at once; unavailable with the first fault (no address: the answer is public)
-    /// when none is ok. A master that did not answer has the slot map read again, for the next probe.
+    /// Asks every master of the slot map at once; when none is ok, reads the slot map again (within `probeTimeout`)
+    /// and asks the masters it names that were not asked: a map that a failover or a restart left behind, which
+    /// requests correct slot by slot as they are redirected, never keeps readiness from saying they are served.
+    /// Unavailable with the first fault (no address: the answer is public) when no master is ok.
     private func probe() -> StoreHealth {
-        let masters = Set(cluster.map.compactMap { $0 }).sorted { $0.description < $1.description }
+        let known = Self.masters(cluster.map)
+        var faults = Self.faults(of: known)
+        if !faults.contains(where: { $0 == nil }) {
+            try? cluster.refresh(within: Self.probeTimeout)
+            faults += Self.faults(of: Self.masters(cluster.map).filter { !known.contains($0) })
+        } else if faults.contains(where: { $0 != nil }) {
+            cluster.refreshIfDue()
+        }
+        if faults.contains(where: { $0 == nil }) { return .ready }
+        return .unavailable(reason: "redis: \(faults.compactMap { $0 }.first ?? "no master is known")")
+    }
+
+    /// The distinct masters of a slot map, in a stable order.
+    private static func masters(_ map: [RedisCluster.Node?]) -> [RedisCluster.Node] {
+        Set(map.compactMap { $0 }).sorted { $0.description < $1.description }
+    }
+
+    /// Each of `masters`' fault (nil: ok), all asked at once.
+    private static func faults(of masters: [RedisCluster.Node]) -> [String?] {
         let faults = Faults(count: masters.count)
         DispatchQueue.concurrentPerform(iterations: masters.count) { index in
-            faults.set(index, Self.fault(of: masters[index]))
+            faults.set(index, fault(of: masters[index]))
         }
-        if faults.someFault { cluster.refreshIfDue() }
-        if faults.someOk { return .ready }
-        return .unavailable(reason: "redis: \(faults.first ?? "no master is known")")
+        return faults.all
     }
 
     /// Why `node` cannot serve its slots now; nil when it answers that the cluster is ok and has a replica in step
@@ -78,15 +96,10 @@ final class RedisReadiness: @unchecked Sendable {
             faults = Array(repeating: nil, count: count)
         }
 
-        /// Some master answered ok.
-        var someOk: Bool { lock.withLock { faults.contains { $0 == nil } } }
-        /// Some master did not.
-        var someFault: Bool { lock.withLock { faults.contains { $0 != nil } } }
-
         func set(_ index: Int, _ fault: String?) {
             lock.withLock { faults[index] = fault }
         }
 
-        var first: String? { lock.withLock { faults.compactMap { $0 }.first } }
+        var all: [String?] { lock.withLock { faults } }
     }
 }

@@ -104,7 +104,7 @@ extension RedisFaultTests {
         #expect(!unready.isEmpty, "\(context): readiness is 503 while every node is down: \(probes.filter { $0.started > down && $0.started < restarted }.map(\.ready).prefix(4))")
         let saidOk = probes.filter { $0.ready.status == 200 && $0.started > down.addingTimeInterval(RedisFaultTests.readinessLag) && $0.started < restarted }
         #expect(saidOk.isEmpty, "\(context): readiness says ok with every node down (past \(RedisFaultTests.readinessLag) s): \(saidOk.prefix(3).map(\.ready))")
-        #expect(readyAgain, "\(context): readiness is 200 again once the cluster is whole")
+        #expect(readyAgain, "\(context): readiness is 200 again once the cluster is whole: the last answers \(probes.suffix(3).map(\.ready))")
         #expect(probes.allSatisfy { $0.live.status == 200 }, "\(context): liveness is about the process: \(probes.filter { $0.live.status != 200 }.prefix(3).map(\.live))")
         let slowestProbe = probes.map(\.ready.seconds).max() ?? 0
         #expect(slowestProbe <= 1.0, "\(context): a readiness answer takes under a second: the slowest took \(slowestProbe) s")
@@ -167,49 +167,4 @@ final class AnswerLog: @unchecked Sendable {
 extension RedisFaultTests {
     /// How long after a fault readiness may still say ok: its kept answer (1 s), a probe (0.25 s) and slack.
     static let readinessLag = 2.0
-}
-
-/// `/healthz/ready` and `/healthz/live` asked every quarter of a second by curl, on a thread of its own.
-final class HealthProbes: @unchecked Sendable {
-    struct Probe {
-        let started: Date
-        let ready: TimedRequest
-        let live: TimedRequest
-    }
-
-    private let lock = NSLock()
-    private var probes: [Probe] = []
-    private var stopped = false
-    private var finished = false
-
-    init(server: ServerFixture) {
-        Thread.detachNewThread { [self] in
-            while lock.withLock({ !stopped }) {
-                let started = Date()
-                if let ready = try? TimedRequest.send("GET", server.base.appendingPathComponent("healthz/ready"), token: "", limit: 5),
-                   let live = try? TimedRequest.send("GET", server.base.appendingPathComponent("healthz/live"), token: "", limit: 5) {
-                    lock.withLock { probes.append(Probe(started: started, ready: ready, live: live)) }
-                }
-                Thread.sleep(forTimeInterval: 0.25)
-            }
-            lock.withLock { finished = true }
-        }
-    }
-
-    /// Polls until a readiness probe started from now on answers 200; whether one did within `seconds`.
-    func waitForReady(seconds: Double) -> Bool {
-        let from = Date()
-        while Date().timeIntervalSince(from) < seconds {
-            if lock.withLock({ probes.contains { $0.started >= from && $0.ready.status == 200 } }) { return true }
-            usleep(50_000)
-        }
-        return false
-    }
-
-    /// Stops probing; every probe made.
-    func stop() -> [Probe] {
-        lock.withLock { stopped = true }
-        while !lock.withLock({ finished }) { usleep(10_000) }
-        return lock.withLock { probes }
-    }
 }

@@ -1,0 +1,42 @@
+import Foundation
+@testable import LiveMap
+import SQLiteKit
+import Testing
+
+/// How current the SQLite change feed says it is (readiness says "degraded" past `LiveView.stalenessBound`).
+@Suite("SQLite change feed liveness")
+struct SQLiteChangeFeedTests {
+    /// Seconds since `feed` last heard all of the log; infinity before it ever did.
+    static func behind(_ feed: SQLiteChangeFeed) -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return feed.caughtUpAt.map { now > $0 ? Double(now - $0) / 1e9 : 0 } ?? .infinity
+    }
+
+    @Test func aFeedIsCaughtUpFromTheMomentItListens() throws {
+        let store = try SQLiteLiveStore(path: SQLiteStoreTests.temporaryPath(), synchronous: false)
+        let feed = store.makeChangeFeed()
+        feed.listen { _ in }
+        // Everything in the log when it started listening is history, not news: there is nothing it has not heard.
+        #expect(feed.caughtUpAt != nil, "a server that just started says its bus is current")
+    }
+
+    @Test func aPruneWaitingForTheWriteLockHoldsNothingHeard() throws {
+        let path = SQLiteStoreTests.temporaryPath()
+        let store = try SQLiteLiveStore(path: path, synchronous: false)
+        let feed = SQLiteChangeFeed(store: store, pruneEvery: SQLiteChangeFeed.pollInterval)
+        feed.listen { _ in }
+        // Another connection holds the write lock for `held` seconds, as a slow disk holds a commit: every write of
+        // the store, the log's prune among them, waits for it; reading the log does not.
+        let held = 2 * LiveView.stalenessBound
+        let holder = try SQLiteDatabase(path: path)
+        try holder.execute("BEGIN IMMEDIATE")
+        var worst = 0.0
+        let until = Date().addingTimeInterval(held)
+        while Date() < until {
+            worst = max(worst, Self.behind(feed))
+            Thread.sleep(forTimeInterval: SQLiteChangeFeed.pollInterval)
+        }
+        try holder.execute("ROLLBACK")
+        #expect(worst < LiveView.stalenessBound, "the feed heard all of the log within \(LiveView.stalenessBound) s throughout a \(held) s wait for the write lock: it fell \(worst) s behind")
+    }
+}
