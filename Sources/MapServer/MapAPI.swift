@@ -74,8 +74,11 @@ public final class MapAPI: Sendable {
                             mapLibreDirectory: StaticFiles.mapLibreDirectory(dataDirectory: engine.paths.dataDirectory))
         try LiveGlow.connect(engine.glow.aggregate, live: live, clock: clock)
         let (tiles, sharedLayers, glow, layoutAnswers, groupings) = (self.tiles, self.sharedLayers, engine.glow.aggregate, self.layoutAnswers, engine.groupings)
+        let limiters = [locationLimiter, writeLimiter, snapLimiter]
         live.observe { change in
-            guard case .removed = change else { return }
+            guard case .removed(let person) = change else { return }
+            // A new account taking the id is not held back by the deleted one's requests.
+            for limiter in limiters { limiter.forget(person.rawValue) }
             // No kept layout or grouping holds a byte of a deleted account (the stamps already keep layouts from being
             // answered; a grouping is only reused for exactly the same friends).
             layoutAnswers?.removeAll()

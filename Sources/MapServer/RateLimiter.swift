@@ -35,4 +35,9 @@ final class RateLimiter: @unchecked Sendable {
         }
         return nil
     }
+
+    /// Forgets `key`'s bucket (a deleted account's), so whoever takes the id next starts with a full one.
+    func forget(_ key: String) {
+        lock.withLock { _ = buckets.removeValue(forKey: key) }
+    }
 }

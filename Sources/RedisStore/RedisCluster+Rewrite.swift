@@ -5,13 +5,15 @@ import Foundation
 /// rewritten from the data as it now is (Redis then drops the old files). So a removal has every master of the slot
 /// map and each of its replicas rewrite theirs (`BGREWRITEAOF`): a replica once it has applied everything its
 /// master had (its processed offset reached the master's), a node already rewriting once that rewrite, which may
-/// have started before the removal, has ended.
+/// have started before the removal, has ended. Each node's slow log (in memory, read with `SLOWLOG GET`) keeps the
+/// arguments of any command slower than 10 ms, a fix's place or a person's name among them (the rewrite's own fork
+/// makes some), so it is emptied at the same time.
 extension RedisCluster {
     /// How long the rewrites may take to be asked for, in all.
     static let rewriteBudget = 2.0
 
-    /// Asks every node to rewrite its append-only file after the writes made so far; returns the nodes that took the
-    /// request (started or scheduled a rewrite). A node that does not answer within the budget is left as it is: its
+    /// Asks every node to rewrite its append-only file after the writes made so far, and empties its slow log; returns
+    /// the nodes that took the rewrite (started or scheduled it). A node that does not answer within the budget is left as it is: its
     /// file keeps what it logged until its own next rewrite (a replica's full sync rewrites it too).
     @discardableResult
     func rewriteAppendOnlyFiles() -> [Node] {
@@ -24,9 +26,11 @@ extension RedisCluster {
                   let replication = try? connection.command(["INFO", "replication"]).text,
                   let offset = Self.field("master_repl_offset", in: replication).flatMap(Int.init) else { return }
             if Self.rewrite(connection, until: deadline) { asked.add(master) }
+            _ = try? connection.command(["SLOWLOG", "RESET"])
             for replica in Self.replicas(in: replication) {
                 guard let link = try? RedisConnection(host: replica.host, port: replica.port, timeout: Self.connectTimeout) else { continue }
                 if Self.caughtUp(link, to: offset, until: deadline), Self.rewrite(link, until: deadline) { asked.add(replica) }
+                _ = try? link.command(["SLOWLOG", "RESET"])
             }
         }
         return asked.nodes

@@ -133,6 +133,18 @@ enum RedisKeys {
         if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'birthday') else redis.call('HSET', KEYS[1], 'birthday', ARGV[1]) end
         return 1
         """
+    /// Runs commands on a person's Footsteps (KEYS[2], KEYS[3]; ARGV: each command as its word count, then its words)
+    /// only while the person (KEYS[1]) keeps them and is not marked as going: 1 run, 0 not.
+    static let footstepWriteScript = """
+        if redis.call('HGET', KEYS[1], 'footsteps') ~= '1' or redis.call('HEXISTS', KEYS[1], 'removing') == 1 then return 0 end
+        local i = 1
+        while i <= #ARGV do
+            local count = tonumber(ARGV[i])
+            redis.call(unpack(ARGV, i + 1, i + count))
+            i = i + count + 1
+        end
+        return 1
+        """
     /// Keeps a fix (`values`) in KEYS[1] only when newer than the stored one: 0 not kept, 1 kept, 2 kept by a person
     /// (KEYS[2], when given) who keeps Footsteps, so a move of anyone else needs no other round; never for a person
     /// (KEYS[2]) who does not exist, so a fix written after a removal leaves no key. Nothing expires by

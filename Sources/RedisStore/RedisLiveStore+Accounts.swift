@@ -3,11 +3,12 @@ import LiveMap
 
 /// The one-read standing of another person, and the writes that end things: a token, a whole person.
 extension RedisLiveStore {
+    /// Nil for someone who does not exist, blocks `me`, or is being removed (a removal that failed part way included).
     public func standing(of other: PersonID, for me: PersonID) throws -> Standing? {
         let replies = try read([["EXISTS", RedisKeys.person(other)], ["SISMEMBER", RedisKeys.blocks(other), me.rawValue],
                                 ["HEXISTS", RedisKeys.asks(me), other.rawValue], ["HEXISTS", RedisKeys.asks(other), me.rawValue],
-                                ["SISMEMBER", RedisKeys.blocks(me), other.rawValue]])
-        guard replies[0].integer == 1, replies[1].integer != 1 else { return nil }
+                                ["SISMEMBER", RedisKeys.blocks(me), other.rawValue], ["HEXISTS", RedisKeys.person(other), "removing"]])
+        guard replies[0].integer == 1, replies[1].integer != 1, replies[5].integer != 1 else { return nil }
         return Standing(meAsk: replies[2].integer == 1, theyAsk: replies[3].integer == 1, meBlocks: replies[4].integer == 1)
     }
 
@@ -63,9 +64,11 @@ extension RedisLiveStore {
         return stride(from: 0, to: replies.count, by: 2).contains { replies[$0].integer != 1 || replies[$0 + 1].integer == 1 }
     }
 
-    /// Removes what `beginRemoval` found, and the person's own keys.
+    /// Removes what `beginRemoval` found, then the person's own keys, their marked hash last. Until that last write
+    /// the person is marked as going, so a removal that fails part way (a master refusing writes) leaves their key and
+    /// lists for a retry to read again and finish; it used to delete them with the rest, in one write over several
+    /// masters, and a retry then found no key, so the tokens and others' asks it had not reached stayed naming the id.
     func finishRemoval(of id: PersonID, facts: [RedisReply]) throws -> Bool {
-        // A removal that failed after the person's key went is finished by trying it again: their orders go last.
         guard facts[0].integer == 1 else { try removeOrders(of: id); return false }
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
         var commands: [[String]] = []
@@ -76,18 +79,19 @@ extension RedisLiveStore {
         commands += facts[5].elements.compactMap(\.text).map { ["DEL", RedisKeys.token($0)] }
         commands += ids(6).map { ["SREM", RedisKeys.liveFrom($0), id.rawValue] }
         commands += ids(7).map { ["HDEL", RedisKeys.live($0), id.rawValue] }
-        commands += [RedisKeys.person(id), RedisKeys.fix(id), RedisKeys.asks(id), RedisKeys.askedBy(id), RedisKeys.blocks(id),
-                     RedisKeys.blockedBy(id), RedisKeys.tokens(id), RedisKeys.live(id), RedisKeys.liveFrom(id), RedisKeys.footsteps(id),
-                     RedisKeys.footstepPlaces(id)].map { ["DEL", $0] }
         commands.append(["ZREM", RedisKeys.people, id.rawValue])
         try write(commands, announcing: [.change(.removed(id))])
         try removeOrders(of: id)
         try removeSnaps(of: id)
+        let own = [RedisKeys.fix(id), RedisKeys.asks(id), RedisKeys.askedBy(id), RedisKeys.blocks(id), RedisKeys.blockedBy(id), RedisKeys.tokens(id),
+                   RedisKeys.live(id), RedisKeys.liveFrom(id), RedisKeys.footsteps(id), RedisKeys.footstepPlaces(id), RedisKeys.person(id)]
+        try write(own.map { ["DEL", $0] }, announcing: [.change(.removed(id))])
         cluster.rewriteAppendOnlyFiles()
         return true
     }
 
-    /// Takes the person's entries out of every hourly set of Snaps that may hold one.
+    /// Takes the person's entries out of every hourly set of Snaps that may hold one, announcing the removal in each
+    /// set's slot: a replica that heard one of them after the removal's own announcement drops it then.
     private func removeSnaps(of id: PersonID) throws {
         let now = Self.hour(clock())
         let hours = Array((now - 2 * Self.snapHoursKept)...(now + 2))
@@ -96,6 +100,6 @@ extension RedisLiveStore {
             let mine = set.elements.compactMap(\.text).filter { $0.hasPrefix(id.rawValue + ",") }
             return mine.isEmpty ? nil : ["SREM", RedisKeys.snaps(hour: hour)] + mine
         }
-        if !commands.isEmpty { try write(commands) }
+        if !commands.isEmpty { try write(commands, announcing: [.change(.removed(id))]) }
     }
 }

@@ -70,13 +70,19 @@ extension RedisLiveStore {
         "\(RedisKeys.milliseconds(place.firstVisit)),\(RedisKeys.milliseconds(place.lastVisit)),\(place.coordinate.lat),\(place.coordinate.lon)"
     }
 
-    /// After a kept fix: into the person's Footsteps when they keep them, with the year and count bounds; the places
-    /// that go (the year's, then the count's: one at most) leave the geo set in the same write.
+    /// After a kept fix: into the person's Footsteps when they keep them, with the year and count bounds.
     func keepFootstep(_ fix: LocationFix, of id: PersonID) throws {
+        guard let commands = try footstepCommands(after: fix, of: id) else { return }
+        try writeFootstep(commands, of: id)
+    }
+
+    /// The writes that keep `fix` in the person's Footsteps, from one read of them (nil when they keep none): the places
+    /// that go (the year's, then the count's: one at most) leave the geo set in the same write.
+    func footstepCommands(after fix: LocationFix, of id: PersonID) throws -> [[String]]? {
         let (key, places) = (RedisKeys.footsteps(id), RedisKeys.footstepPlaces(id))
         let state = try read([["HGET", RedisKeys.person(id), "footsteps"], ["LINDEX", key, "-1"], ["LRANGE", key, "0", String(Self.footstepPrunesPerWrite)],
                               ["LLEN", key]])
-        guard state[0].text == "1" else { return }
+        guard state[0].text == "1" else { return nil }
         let (place, extendsLast) = Footsteps.next(after: Self.footstep(state[1].text), coordinate: fix.coordinate, at: fix.takenAt)
         var commands = [extendsLast ? ["LSET", key, "-1", Self.encode(place)] : ["RPUSH", key, Self.encode(place)], ["LTRIM", key, String(-Footsteps.maxPlaces), "-1"]]
         if !extendsLast, abs(place.coordinate.lat) < Self.geoLatitudeLimit {
@@ -90,6 +96,13 @@ extension RedisLiveStore {
         let gone = state[2].elements.dropFirst(old).prefix(trimmed) + head.prefix(old)
         let members = gone.compactMap { Self.footstep($0.text).map(Self.member) }
         if !members.isEmpty { commands.append(["ZREM", places] + members) }
-        try write(commands)
+        return commands
+    }
+
+    /// Runs `commands` in one script that first checks, in the person's slot, that they still keep Footsteps and are
+    /// not being removed: a place read before a deletion and written after its mark (or after it) is never written.
+    func writeFootstep(_ commands: [[String]], of id: PersonID) throws {
+        let words = commands.flatMap { [String($0.count)] + $0 }
+        try write([["EVAL", RedisKeys.footstepWriteScript, "3", RedisKeys.person(id), RedisKeys.footsteps(id), RedisKeys.footstepPlaces(id)] + words])
     }
 }

@@ -21,13 +21,12 @@ extension RedisLiveStore: OrderStore {
             try dropIndexes(of: order, unlessIn: self.order(order.id))
             return false
         }
-        // A party's account deleted meanwhile: if its key went before this check, the order goes here; if after, the
-        // deletion reads the index written above (`removeOrders` runs after the person's key is gone) and takes it.
-        let still = try read(parties.map { ["EXISTS", RedisKeys.person($0)] })
-        if let gone = zip(parties, still).first(where: { $0.1.integer != 1 }) {
+        // A party's account deleted meanwhile: if it was marked as going (or its key went) before this check, the order
+        // goes here; if after, the deletion reads the index written above (`removeOrders` runs after the mark) and takes it.
+        if let gone = try parties.first(where: { try goneOrGoing([$0]) }) {
             try write([["DEL", RedisKeys.order(order.id)]] + parties.map { ["SREM", RedisKeys.orders($0), order.id] })
             try unindex(order, in: order.state)
-            throw LiveMapError.notFound(id: gone.0.rawValue)
+            throw LiveMapError.notFound(id: gone.rawValue)
         }
         return true
     }

@@ -68,16 +68,20 @@ extension RedisLiveStore {
         if !commands.isEmpty { try write(commands + announcements) }
     }
 
-    /// A posted Snap, kept while its poster is a person. A deletion removes the person's key before it takes their
-    /// Snaps out of the hourly sets, so a Snap written as the account goes is either found by that sweep or finds the
-    /// key gone here and is taken back. (Other replicas may have heard it meanwhile; their glows drop the poster's
-    /// Snaps when they hear of the deletion, so only one arriving after that stays, until the window ends.)
+    /// A posted Snap, kept while its poster is a person not being removed.
     func addPostedSnap(_ snap: PublicSnap) throws -> Bool {
-        let exists = { try self.read([["EXISTS", RedisKeys.person(snap.person)]])[0].integer == 1 }
-        guard try exists() else { return false }
+        guard try !goneOrGoing([snap.person]) else { return false }
+        return try keepPostedSnap(snap)
+    }
+
+    /// Writes the Snap of a poster found a moment before. A deletion marks the person before it sweeps their Snaps out
+    /// of the hourly sets, so a Snap written as the account goes is either found by that sweep or sees the mark (or the
+    /// key gone) here and is taken back; both announce the removal again in the Snap's slot, after the Snap's own
+    /// announcement there, so a replica that heard the Snap (after the removal, which another slot announced) drops it.
+    func keepPostedSnap(_ snap: PublicSnap) throws -> Bool {
         try addSnaps([snap])
-        guard try !exists() else { return true }
-        try write([["SREM", RedisKeys.snaps(hour: Self.hour(snap.takenAt)), RedisKeys.member(snap)]])
+        guard try goneOrGoing([snap.person]) else { return true }
+        try write([["SREM", RedisKeys.snaps(hour: Self.hour(snap.takenAt)), RedisKeys.member(snap)]], announcing: [.change(.removed(snap.person))])
         return false
     }
 

@@ -30,6 +30,28 @@ extension RedisStoreTests {
         for needle in [gone.rawValue, goneName] { #expect(try !local.filesHold(needle), "\(needle) is still in a node's files") }
         #expect(try local.filesHold(keptName), "the person who stays is still in the files")
     }
+
+    /// No node's slow log names a removed person or their place once the removal is done: every command is logged
+    /// here (a threshold of 0 µs stands for the slow ones a loaded node logs, the removal's own fork among their causes).
+    @Test func aRemovedPersonLeavesNothingInAnyNodesSlowLog() throws {
+        let local = try RedisClusterFixture.shared.get()
+        try local.flush()
+        let nodes = try local.ports.map { try RedisConnection(host: "127.0.0.1", port: $0) }
+        let settings = try nodes.map { node in try ["slowlog-log-slower-than", "slowlog-max-len"].map { try node.command(["CONFIG", "GET", $0]).elements.last?.text ?? "" } }
+        for node in nodes { _ = try node.command(["CONFIG", "SET", "slowlog-log-slower-than", "0", "slowlog-max-len", "4096"]) }
+        defer { for (node, old) in zip(nodes, settings) { _ = try? node.command(["CONFIG", "SET", "slowlog-log-slower-than", old[0], "slowlog-max-len", old[1]]) } }
+        let store = try RedisLiveStore(url: local.url, clock: { StoreConformance.t0 })
+        let (gone, hideout) = (try PersonID("slow-zora"), "Quimby Slow Hideout")
+        _ = try store.addPerson(Person(id: gone, name: "Zora Slowlog", color: "#FF5FA2"), settings: .newPerson)
+        _ = try store.recordFix(LocationFix(lat: 40.7141, lon: -73.9512, accuracyMeters: 5, takenAt: StoreConformance.t0, place: hideout), of: gone)
+        func words(_ reply: RedisReply) -> [String] { reply.text.map { [$0] } ?? reply.elements.flatMap(words) }
+        let logged = { try nodes.flatMap { try words($0.command(["SLOWLOG", "GET", "4096"])) }.joined(separator: " ") }
+        #expect(try logged().contains(hideout), "the check reads the slow logs")
+
+        #expect(try store.removePerson(gone))
+        let left = try logged()
+        for needle in [gone.rawValue, hideout, "Zora Slowlog"] { #expect(!left.contains(needle), "\(needle) is in a node's slow log") }
+    }
 }
 
 extension LocalRedisCluster {

@@ -70,4 +70,29 @@ extension RedisStoreTests {
         try store.addToken(hash: "new-phone", for: leaver)
         #expect(try store.tokenOwner(hash: "new-phone") == leaver, "their own token works")
     }
+
+    /// A Footsteps place read before a deletion and written after it (the fix's own write came first) keeps nothing:
+    /// the place used to be pushed into a list the removal had already deleted, naming where the deleted person was.
+    @Test func aFootstepLandingAfterADeletionKeepsNothing() throws {
+        let local = try RedisClusterFixture.shared.get()
+        try local.flush()
+        let store = try RedisLiveStore(url: local.url, clock: { StoreConformance.t0 })
+        let (walker, leaver) = (try PersonID("walker"), try PersonID("leaver"))
+        for id in [walker, leaver] {
+            _ = try store.addPerson(StoreConformance.person(id.rawValue), settings: .newPerson)
+            try store.setFootsteps(on: true, of: id)
+            _ = try store.recordFix(StoreConformance.fix(40.71, -73.95, at: 0), of: id)
+        }
+        let late = try StoreConformance.fix(40.72, -73.96, at: 900)
+        let pending = try #require(try store.footstepCommands(after: late, of: leaver))
+
+        #expect(try store.removePerson(leaver))
+        try store.writeFootstep(pending, of: leaver)
+        let left = try store.read([["EXISTS", RedisKeys.footsteps(leaver)], ["EXISTS", RedisKeys.footstepPlaces(leaver)]])
+        #expect(left.map(\.integer) == [0, 0], "no list or geo set names the deleted person's places")
+
+        let walkers = try #require(try store.footstepCommands(after: late, of: walker))
+        try store.writeFootstep(walkers, of: walker)
+        #expect(try store.footsteps(of: walker).count == 2, "a person who stays keeps the place")
+    }
 }
