@@ -8,6 +8,15 @@ OUT ?= out
 
 .PHONY: setup build binary basemap run test test-wide faults faults-redis bench clean
 
+# `make bench NAME…` runs only the benchmarks named after it (`make bench live`, `make bench live redis`): those
+# words are names passed to snapmap-bench, not targets of their own.
+BENCHES := $(filter-out setup build binary basemap run test test-wide faults faults-redis bench clean,$(MAKECMDGOALS))
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+.PHONY: $(BENCHES)
+$(BENCHES):
+	@:
+endif
+
 setup:
 	@scripts/setup.sh
 	@scripts/python-setup.sh
@@ -67,7 +76,7 @@ bench: setup
 	$(SWIFT) build $(RELEASE) --product snapmap-bench
 	$(SWIFT) build $(RELEASE) --product snapmap
 	.build/release/snapmap import-basemap
-	.build/release/snapmap-bench
+	.build/release/snapmap-bench $(BENCHES)
 
 clean:
 	rm -rf .build $(OUT)

@@ -15,7 +15,7 @@ enum FreshnessBenchmark {
     static let loadSeconds = 25
 
     static func run() throws -> String {
-        let world = RedisBenchmark.world
+        let world = try RedisBenchmark.world()
         let scene = try SceneLoader(dataDirectory: URL(fileURLWithPath: "Data")).load()
         let clock = ISO8601DateFormatter().string(from: scene.capturedAt)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-freshness-bench-\(getpid())")

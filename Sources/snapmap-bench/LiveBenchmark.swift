@@ -5,9 +5,14 @@ import MapScene
 /// The live backend under load, against `snapmap serve` (release) on a store of 100,000 people with about 100
 /// friends each: acknowledged, durable location updates a second from many people, `/v1/me/layout.json` for many
 /// viewers, and how long an update takes to reach the friends' event streams with 1,000 streams open; each next to
-/// the `/healthz` floor of the same run.
+/// the `/healthz` floor of the same run. `SNAPMAP_LIVE_PEOPLE` sets another number of people (the rest stays).
 enum LiveBenchmark {
-    static let world = (people: 100_000, friendsEach: 100, community: 1_000, tokens: 5_000)
+    static let shape = (friendsEach: 100, community: 1_000, tokens: 5_000)
+
+    static func world() throws -> RedisBenchmark.World {
+        (people: try BenchmarkSetting.integer("SNAPMAP_LIVE_PEOPLE", default: 100_000, in: 5_000...1_000_000), friendsEach: shape.friendsEach,
+         community: shape.community, tokens: shape.tokens)
+    }
     static let goals = (updates: 20_000.0, layouts: 20_000.0, revalidations: 50_000.0, eventP99: 50.0, snaps: 10_000.0)
 
     /// Frames asked at once: one a core. (With more, each waits for the others: at 60 frames a second, four
@@ -45,6 +50,7 @@ enum LiveBenchmark {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-live-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        let world = try world()
         let scene = try SceneLoader(dataDirectory: URL(fileURLWithPath: "Data")).load()
         let database = scratch.appendingPathComponent("live.db").path
         let tokenFile = scratch.appendingPathComponent("tokens.txt")
@@ -52,70 +58,96 @@ enum LiveBenchmark {
             try LiveWorld(people: world.people, friendsEach: world.friendsEach, community: world.community, tokens: world.tokens,
                           now: scene.capturedAt).copy(to: database, tokenFile: tokenFile, cache: URL(fileURLWithPath: ".build/bench-cache"))
         }
-        let server = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt)])
-        let floor = try ServeBenchmark.load(server.base + "/healthz/live", connections: 16)
         let clock = ISO8601DateFormatter().string(from: scene.capturedAt)
-        let (layouts, revalidations, answerBytes) = try layoutLoads(server, tokens: tokenFile, scratch: scratch)
-        // The same view without kept answers, beside the first on the same file.
-        let unkeptServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-layout-cache"])
-        let (unkeptLayouts, unkeptRevalidations, _) = try layoutLoads(unkeptServer, tokens: tokenFile, scratch: scratch)
-        unkeptServer.stop()
-        // The same load on a server that reads the store (no view), started beside the first on the same file.
-        let storeServer = try ServedProcess(arguments: ["--db", database, "--clock", clock, "--no-view"])
-        let storeLayouts = try storeServer.measured {
-            try ServeBenchmark.load(storeServer.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "layouts"])
+        // Each step on its own: one that fails says why on its lines, and the others still run.
+        let steps = BenchmarkSteps()
+        func layoutsFrom(_ server: ServedProcess) throws -> ServerLoad {
+            try server.measured {
+                try ServeBenchmark.load(server.base + "/v1/me/layout.json", connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "layouts"])
+            }
         }
-        storeServer.stop()
-        let updates = try ServeBenchmark.load(server.base + "/v1/me/location", connections: 64, script: "bench/signed_in.lua",
-                                              scriptArguments: [tokenFile.path, "locations"])
-        let snaps = try ServeBenchmark.load(server.base + "/v1/me/snaps", connections: 64, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "snaps"])
-        let frames = try framesLoad(server.base, tokens: tokenFile.path)
-        server.stop()
-        let scratchServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt), "--no-shared-layers"])
-        let scratchFrames = try framesLoad(scratchServer.base, tokens: tokenFile.path)
-        scratchServer.stop()
+        func served<T>(_ arguments: [String], _ measure: (ServedProcess) throws -> T) throws -> T {
+            let server = try ServedProcess(arguments: ["--db", database] + arguments)
+            defer { server.stop() }
+            return try measure(server)
+        }
+        let server = steps.run("serve") { try ServedProcess(arguments: ["--db", database, "--clock", clock]) }
+        let floor = steps.run("/healthz floor") { try ServeBenchmark.load(try server.get().base + "/healthz/live", connections: 16) }
+        let kept = steps.run("kept layouts") { try layoutLoads(try server.get(), tokens: tokenFile, scratch: scratch) }
+        // The same view without kept answers, and a server that reads the store (no view), beside the first on the same file.
+        let unkept = steps.run("layouts without kept answers") { try served(["--clock", clock, "--no-layout-cache"]) { try layoutLoads($0, tokens: tokenFile, scratch: scratch) } }
+        let store = steps.run("layouts from the store") { try served(["--clock", clock, "--no-view"], layoutsFrom) }
+        let updates = steps.run("location updates") {
+            try ServeBenchmark.load(try server.get().base + "/v1/me/location", connections: 64, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "locations"])
+        }
+        let snaps = steps.run("Snaps") {
+            try ServeBenchmark.load(try server.get().base + "/v1/me/snaps", connections: 64, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "snaps"])
+        }
+        let frames = steps.run("frames") { try framesLoad(try server.get().base, tokens: tokenFile.path) }
+        (try? server.get())?.stop()
+        let scratchFrames = steps.run("frames from scratch") { try served(["--clock", clock, "--no-shared-layers"]) { try framesLoad($0.base, tokens: tokenFile.path) } }
         // A clock an hour on: the earlier servers' clocks started at the same time and wrote fixes a little after it.
-        let latencyServer = try ServedProcess(arguments: ["--db", database, "--clock", ISO8601DateFormatter().string(from: scene.capturedAt.addingTimeInterval(3600)),
-                                                          "--per-client-connections", "4096"])
-        defer { latencyServer.stop() }
-        // A step that fails says so on its line; the others still print.
-        let latency: [String: Any]
-        let latencyFailure: String?
-        do {
-            let text = try BenchmarkProcess.run("python3", ["bench/event_latency.py", latencyServer.base, tokenFile.path, String(world.community), "300"])
-            latency = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
-            latencyFailure = nil
-        } catch {
-            (latency, latencyFailure) = ([:], "\(error)")
+        let later = ISO8601DateFormatter().string(from: scene.capturedAt.addingTimeInterval(3600))
+        let latency = steps.run("events") {
+            try served(["--clock", later, "--per-client-connections", "4096"]) { server in
+                let text = try BenchmarkProcess.run("python3", ["bench/event_latency.py", server.base, tokenFile.path, String(world.community), "300"])
+                guard let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], let p99 = json["p99"] as? Double else {
+                    throw BenchmarkFailure(message: "event_latency.py printed \(text.prefix(300))")
+                }
+                return (json, p99)
+            }
         }
-        func line(_ name: String, _ load: ServeBenchmark.Load, goal: Double) -> String {
-            String(format: "%@: %.0f/s (%.2f× the /healthz floor of %.0f/s; %.2f× the %.0f/s goal), p99 %.1f ms, %d errors",
-                   name, load.requestsPerSecond, load.requestsPerSecond / floor.requestsPerSecond, floor.requestsPerSecond,
-                   load.requestsPerSecond / goal, goal, load.p99Milliseconds, load.errors)
+        func line(_ name: String, _ load: ServeBenchmark.Load, goal: Double) throws -> String {
+            let floor = try floor.get()
+            return String(format: "%@: %.0f/s (%.2f× the /healthz floor of %.0f/s; %.2f× the %.0f/s goal), p99 %.1f ms, %d errors",
+                          name, load.requestsPerSecond, load.requestsPerSecond / floor.requestsPerSecond, floor.requestsPerSecond,
+                          load.requestsPerSecond / goal, goal, load.p99Milliseconds, load.errors)
         }
-        let p99 = latency["p99"] as? Double ?? .nan
-        return [
+        /// "; <what>": the ratio of `rate` to a rate of another step, or nothing when that step failed.
+        func ratio<T>(_ other: Result<T, StepFailure>, _ format: String, _ rate: (T) -> Double) -> String {
+            (try? other.get()).map { String(format: format, rate($0)) } ?? ""
+        }
+        let layoutsTitle = "live /v1/me/layout.json for \(world.tokens) viewers"
+        return try steps.report([
             String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache by snapmap seed --synthetic, then copied)", world.people, world.friendsEach, buildTime),
-            line("live location updates over HTTP (acknowledged, durable)", updates, goal: goals.updates),
-            line("live /v1/me/layout.json for \(world.tokens) viewers, kept answers (after one pass that keeps them)", layouts.load, goal: goals.layouts) + layouts.costs
-                + String(format: "; %.2f× the view without them; answers %.1f KB on average", layouts.requestsPerSecond / unkeptLayouts.requestsPerSecond, answerBytes / 1024),
-            line("live /v1/me/layout.json for \(world.tokens) viewers, from the view (--no-layout-cache)", unkeptLayouts.load, goal: goals.layouts) + unkeptLayouts.costs,
-            line("live /v1/me/layout.json for \(world.tokens) viewers, from the store (--no-view)", storeLayouts.load, goal: goals.layouts) + storeLayouts.costs
-                + String(format: "; the view answers %.2f× the store, kept answers %.2f×", unkeptLayouts.requestsPerSecond / storeLayouts.requestsPerSecond,
-                         layouts.requestsPerSecond / storeLayouts.requestsPerSecond),
-            line("live layout revalidations (If-None-Match, unchanged), kept answers", revalidations.load, goal: goals.revalidations) + revalidations.costs
-                + String(format: "; without kept answers %.0f/s: %.2f×", unkeptRevalidations.requestsPerSecond,
-                         revalidations.requestsPerSecond / unkeptRevalidations.requestsPerSecond),
-            line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps, goal: goals.snaps),
-            String(format: "live per-viewer frames (1179×2556, base, glow, own pins; %d viewers, 4 viewports, %d connections after a second of warm-up): "
-                   + "%.1f/s, p99 %.0f ms, %d errors; "
-                   + "from scratch %.1f/s: %.2f× (goals: 60/s, p99 ≤ 50 ms, 6×)", world.tokens, frameConnections, frames.requestsPerSecond, frames.p99Milliseconds,
-                   frames.errors, scratchFrames.requestsPerSecond, frames.requestsPerSecond / scratchFrames.requestsPerSecond),
-            latencyFailure.map { "live events: failed: \($0)" }
-                ?? String(format: "live events: %d deliveries of %d updates to %d open streams (all ready in %.1f s), p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",
-                          latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
-                          latency["ready"] as? Double ?? .nan, latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99),
-        ].joined(separator: "\n")
+            BenchmarkSteps.line("live location updates over HTTP") { try line("live location updates over HTTP (acknowledged, durable)", updates.get(), goal: goals.updates) },
+            BenchmarkSteps.line(layoutsTitle + ", kept answers") {
+                let (layouts, _, answerBytes) = try kept.get()
+                return try line(layoutsTitle + ", kept answers (after one pass that keeps them)", layouts.load, goal: goals.layouts) + layouts.costs
+                    + ratio(unkept, "; %.2f× the view without them") { layouts.requestsPerSecond / $0.0.requestsPerSecond }
+                    + String(format: "; answers %.1f KB on average", answerBytes / 1024)
+            },
+            BenchmarkSteps.line(layoutsTitle + ", from the view") {
+                let layouts = try unkept.get().0
+                return try line(layoutsTitle + ", from the view (--no-layout-cache)", layouts.load, goal: goals.layouts) + layouts.costs
+            },
+            BenchmarkSteps.line(layoutsTitle + ", from the store") {
+                let layouts = try store.get()
+                return try line(layoutsTitle + ", from the store (--no-view)", layouts.load, goal: goals.layouts) + layouts.costs
+                    + ratio(unkept, "; the view answers %.2f× the store") { $0.0.requestsPerSecond / layouts.requestsPerSecond }
+                    + ratio(kept, ", kept answers %.2f×") { $0.0.requestsPerSecond / layouts.requestsPerSecond }
+            },
+            BenchmarkSteps.line("live layout revalidations") {
+                let revalidations = try kept.get().1
+                return try line("live layout revalidations (If-None-Match, unchanged), kept answers", revalidations.load, goal: goals.revalidations) + revalidations.costs
+                    + ratio(unkept, "; without kept answers %.0f/s") { $0.1.requestsPerSecond }
+                    + ratio(unkept, ": %.2f×") { revalidations.requestsPerSecond / $0.1.requestsPerSecond }
+            },
+            BenchmarkSteps.line("live public Snaps over HTTP") { try line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps.get(), goal: goals.snaps) },
+            BenchmarkSteps.line("live per-viewer frames") {
+                let frames = try frames.get()
+                return String(format: "live per-viewer frames (1179×2556, base, glow, own pins; %d viewers, 4 viewports, %d connections after a second of warm-up): "
+                              + "%.1f/s, p99 %.0f ms, %d errors", world.tokens, frameConnections, frames.requestsPerSecond, frames.p99Milliseconds, frames.errors)
+                    + ratio(scratchFrames, "; from scratch %.1f/s") { $0.requestsPerSecond }
+                    + ratio(scratchFrames, ": %.2f× (goals: 60/s, p99 ≤ 50 ms, 6×)") { frames.requestsPerSecond / $0.requestsPerSecond }
+            },
+            BenchmarkSteps.line("live events") {
+                let (latency, p99) = try latency.get()
+                return String(format: "live events: %d deliveries of %d updates to %d open streams (all ready in %.1f s), p50 %.1f ms, p99 %.1f ms (%.2f× the %.0f ms goal)",
+                              latency["deliveries"] as? Int ?? 0, latency["updates"] as? Int ?? 0, latency["streams"] as? Int ?? 0,
+                              latency["ready"] as? Double ?? .nan, latency["p50"] as? Double ?? .nan, p99, goals.eventP99 / p99, goals.eventP99)
+            },
+        ])
     }
 }
 
@@ -147,7 +179,11 @@ final class ServedProcess {
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let start = line.range(of: "http://") else { throw BenchmarkFailure(message: "serve printed \(line)") }
+        guard let start = line.range(of: "http://") else {
+            process.terminate()
+            process.waitUntilExit()
+            throw BenchmarkFailure(message: "serve printed \(line)")
+        }
         base = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
     }
 

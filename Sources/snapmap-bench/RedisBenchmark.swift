@@ -6,13 +6,21 @@ import RedisStore
 import Parallel
 
 /// The live store beyond one machine: a 3-master, 3-replica Redis Cluster started here, a world of 20,000 people
-/// with about 50 friends each loaded into it and into SQLite, and the same HTTP loads against one and two
-/// stateless replicas on the cluster and against SQLite; memory a person, what `WAIT 1` adds, and how long
-/// updates answered 503 while a master failed over.
+/// with about 50 friends each (`SNAPMAP_REDIS_PEOPLE` and `SNAPMAP_REDIS_FRIENDS` set others) loaded into it and into
+/// SQLite, and the same HTTP loads against one and two stateless replicas on the cluster and against SQLite; memory a
+/// person, what `WAIT 1` adds, and how long updates answered 503 while a master failed over. Each step on its own: one
+/// that fails says why on its line and the others still run.
 enum RedisBenchmark {
-    static let world = (people: 20_000, friendsEach: 50, community: 0, tokens: 5_000)
+    typealias World = (people: Int, friendsEach: Int, community: Int, tokens: Int)
+
+    /// The world's size: 20,000 people with ~50 friends each unless the environment names others.
+    static func world() throws -> World {
+        (people: try BenchmarkSetting.integer("SNAPMAP_REDIS_PEOPLE", default: 20_000, in: 5_000...1_000_000),
+         friendsEach: try BenchmarkSetting.integer("SNAPMAP_REDIS_FRIENDS", default: 50, in: 1...500), community: 0, tokens: 5_000)
+    }
 
     static func run() throws -> String {
+        let world = try world()
         let scene = try SceneLoader(dataDirectory: URL(fileURLWithPath: "Data")).load()
         let clock = ISO8601DateFormatter().string(from: scene.capturedAt)
         let generator = LiveWorld(people: world.people, friendsEach: world.friendsEach, community: world.community, tokens: world.tokens, now: scene.capturedAt)
@@ -21,26 +29,43 @@ enum RedisBenchmark {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let tokenFile = scratch.appendingPathComponent("tokens.txt")
         let database = scratch.appendingPathComponent("live.db").path
-        try generator.build(path: database, tokenFile: tokenFile)
+        let buildTime = try BenchmarkClock.best(of: 1) { try generator.build(path: database, tokenFile: tokenFile) }
         let cluster = try LocalRedisCluster()
+        defer { cluster.stop() }
         let store = try RedisLiveStore(url: cluster.url)
         let loadTime = try BenchmarkClock.best(of: 1) { try generator.load(into: store, tokenFile: tokenFile) }
 
-        let sqlite = try replicas(1, arguments: ["--db", database], clock: clock, tokenFile: tokenFile)
-        let one = try replicas(1, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile)
-        let twoReplicas = try replicas(2, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile)
-        let memory = try memoryPerPerson(cluster)
-        let wait = try waitCost(cluster)
-        let failover = try failoverWindow(cluster, clock: clock, tokenFile: tokenFile)
-        return [
-            String(format: "redis world: %d people, ~%d friends each, loaded into the cluster in %.1f s", world.people, world.friendsEach, loadTime),
-            String(format: "redis updates over HTTP: one replica %.0f/s, two replicas %.0f/s; SQLite %.0f/s", one.updates, twoReplicas.updates, sqlite.updates),
-            String(format: "redis /v1/me/layout.json: one replica %.0f/s, two replicas %.0f/s; SQLite %.0f/s", one.layouts, twoReplicas.layouts, sqlite.layouts),
-            String(format: "redis memory a person: %.0f bytes (MEMORY USAGE of a person's keys, 200 sampled; masters only, replicas hold as much again)", memory),
-            String(format: "redis WAIT 1 adds %.2f ms to a write (median of 500: %.2f ms with, %.2f ms without)", wait.with - wait.without, wait.with, wait.without),
-            String(format: "redis failover: with a master killed, the longest update took %.1f s; %d of %d answered 503 (at once, while its shard fails "
-                   + "over and, one replica each here, until the killed node is back as a replica)", failover.seconds, failover.errors, failover.requests),
-        ].joined(separator: "\n")
+        let steps = BenchmarkSteps()
+        let sqlite = steps.run("SQLite replica") { try replicas(1, arguments: ["--db", database], clock: clock, tokenFile: tokenFile) }
+        let one = steps.run("one replica") { try replicas(1, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile) }
+        let two = steps.run("two replicas") { try replicas(2, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile) }
+        let memory = steps.run("memory") { try memoryPerPerson(cluster, people: world.people) }
+        let wait = steps.run("WAIT 1") { try waitCost(cluster) }
+        let failover = steps.run("failover") { try failoverWindow(cluster, clock: clock, tokenFile: tokenFile) }
+        func rates(_ kind: String, _ rate: ((updates: Double, layouts: Double)) -> Double) -> String {
+            BenchmarkSteps.line("redis \(kind)") {
+                let sqliteRate = (try? sqlite.get()).map { String(format: "%.0f/s", rate($0)) } ?? "failed"
+                return String(format: "redis %@: one replica %.0f/s, two replicas %.0f/s; SQLite %@", kind, rate(try one.get()), rate(try two.get()), sqliteRate)
+            }
+        }
+        return try steps.report([
+            String(format: "redis world: %d people, ~%d friends each, built into SQLite in %.1f s, loaded into the cluster in %.1f s",
+                   world.people, world.friendsEach, buildTime, loadTime),
+            rates("updates over HTTP") { $0.updates },
+            rates("/v1/me/layout.json") { $0.layouts },
+            BenchmarkSteps.line("redis memory a person") {
+                String(format: "redis memory a person: %.0f bytes (MEMORY USAGE of a person's keys, 200 sampled; masters only, replicas hold as much again)", try memory.get())
+            },
+            BenchmarkSteps.line("redis WAIT 1") {
+                let wait = try wait.get()
+                return String(format: "redis WAIT 1 adds %.2f ms to a write (median of 500: %.2f ms with, %.2f ms without)", wait.with - wait.without, wait.with, wait.without)
+            },
+            BenchmarkSteps.line("redis failover") {
+                let failover = try failover.get()
+                return String(format: "redis failover: with a master killed, the longest update took %.1f s; %d of %d answered 503 (at once, while its shard fails "
+                              + "over and, one replica each here, until the killed node is back as a replica)", failover.seconds, failover.errors, failover.requests)
+            },
+        ])
     }
 
     /// Sums the request rates of wrk runs against several replicas at once.
@@ -60,9 +85,9 @@ enum RedisBenchmark {
         return (updates, layouts)
     }
 
-    static func memoryPerPerson(_ cluster: LocalRedisCluster) throws -> Double {
+    static func memoryPerPerson(_ cluster: LocalRedisCluster, people: Int) throws -> Double {
         let redis = try RedisCluster(seeds: cluster.seeds)
-        let ids = (0..<200).map { "p\($0 * 97 % world.people)" }
+        let ids = (0..<200).map { "p\($0 * 97 % people)" }
         let keys = ids.flatMap { id in ["{p:\(id)}", "{p:\(id)}:fix", "{p:\(id)}:asks", "{p:\(id)}:askedby"] }
         let replies = try redis.run(keys.map { ["MEMORY", "USAGE", $0] })
         return Double(replies.compactMap(\.integer).reduce(0, +)) / Double(ids.count)

@@ -21,8 +21,8 @@ enum ViewBenchmark {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let database = scratch.appendingPathComponent("live.db").path
-        let world = LiveWorld(people: people, friendsEach: LiveBenchmark.world.friendsEach, community: LiveBenchmark.world.community,
-                              tokens: LiveBenchmark.world.tokens, now: now)
+        let world = LiveWorld(people: people, friendsEach: LiveBenchmark.shape.friendsEach, community: LiveBenchmark.shape.community,
+                              tokens: LiveBenchmark.shape.tokens, now: now)
         try world.copy(to: database, tokenFile: scratch.appendingPathComponent("tokens.txt"), cache: URL(fileURLWithPath: ".build/bench-cache"))
         let store = try SQLiteLiveStore(path: database)
         let view = LiveView(store: store)
@@ -34,7 +34,7 @@ enum ViewBenchmark {
         let fromStore = try answersPerSecond(LiveMapService(store: store), ids, now: now)
         return String(format: "view of %d people (~%d friends each): loaded in %.1f s, %.0f bytes a person (anonymous resident memory before and after; "
                       + "%.2f GB at 1 M); a viewer's friends through the rule: %.0f/s from the view, %.0f/s from the store: %.1f× (%d viewers, one thread)",
-                      people, LiveBenchmark.world.friendsEach, loadSeconds, perPerson, perPerson * 1e6 / 1e9, fromView, fromStore, fromView / fromStore, viewers)
+                      people, LiveBenchmark.shape.friendsEach, loadSeconds, perPerson, perPerson * 1e6 / 1e9, fromView, fromStore, fromView / fromStore, viewers)
     }
 
     /// Viewers answered a second by `visibleFriends`, over at least two seconds, after one pass to warm up.

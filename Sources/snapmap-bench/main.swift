@@ -33,10 +33,19 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
 // As `snapmap` does: its in-process renders take the same allocator settings.
 HeapTuning.keepFrameBlocks()
 let selected = Set(CommandLine.arguments.dropFirst())
+let unknown = selected.subtracting(benchmarks.map(\.name))
+guard unknown.isEmpty else {
+    FileHandle.standardError.write(Data("unknown benchmark \(unknown.sorted().joined(separator: ", ")); the benchmarks are \(benchmarks.map(\.name).joined(separator: ", "))\n".utf8))
+    exit(2)
+}
 var failed: [String] = []
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
     do {
         print(try benchmark.run())
+    } catch let partial as PartialBenchmark {
+        print(partial.text)
+        FileHandle.standardError.write(Data("\(benchmark.name): \(partial)\n".utf8))
+        failed.append(benchmark.name)
     } catch {
         FileHandle.standardError.write(Data("\(benchmark.name): failed: \(error)\n".utf8))
         failed.append(benchmark.name)
