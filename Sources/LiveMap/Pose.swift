@@ -87,9 +87,9 @@ public struct PoseClock: Sendable {
     }
 }
 
-/// The calendar facts of one clock reading in one time zone that poses need: computed once and kept for the next call
-/// with the same reading (a viewer's friends are posed at one `now`), since Foundation's calendar arithmetic costs
-/// microseconds a call.
+/// The calendar facts of one clock reading in one time zone that poses need, all the same through the reading's local
+/// hour: computed once and kept for every reading inside that hour (a server reads its clock per request), since
+/// Foundation's calendar arithmetic costs microseconds a call.
 struct LocalDay: Sendable {
     let month: Int
     let day: Int
@@ -101,14 +101,14 @@ struct LocalDay: Sendable {
 
     private final class Last: @unchecked Sendable {
         let lock = NSLock()
-        var entry: (now: Date, zone: TimeZone, day: LocalDay)?
+        var entry: (hour: Range<Date>, zone: TimeZone, day: LocalDay)?
     }
     private static let last = Last()
 
     static func of(_ now: Date, _ timeZone: TimeZone) -> LocalDay {
         last.lock.lock()
         defer { last.lock.unlock() }
-        if let entry = last.entry, entry.now == now, entry.zone == timeZone { return entry.day }
+        if let entry = last.entry, entry.hour.contains(now), entry.zone == timeZone { return entry.day }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour], from: now)
@@ -117,7 +117,9 @@ struct LocalDay: Sendable {
                            leapYear: DateComponents(calendar: calendar, year: parts.year, month: 2, day: 29).isValidDate, hour: parts.hour ?? 0,
                            midnight: midnight, nextMidnight: calendar.date(byAdding: .day, value: 1, to: midnight) ?? midnight.addingTimeInterval(86_400),
                            dawn: calendar.date(bySettingHour: PoseRule.nightEndsAtHour, minute: 0, second: 0, of: now) ?? midnight)
-        last.entry = (now, timeZone, day)
+        // The local hour holding `now` (either of the two an autumn DST change repeats); none found, nothing kept.
+        let hour = calendar.dateInterval(of: .hour, for: now).map { $0.start..<$0.end } ?? now..<now
+        last.entry = (hour, timeZone, day)
         return day
     }
 

@@ -122,6 +122,28 @@ struct PoseRuleTests {
 }
 
 extension PoseRuleTests {
+    /// Readings in clock order, a few inside each hour then the hour's last millisecond and the next hour's first
+    /// instant, through two days across the spring DST change: each poses as the model says whatever reading came
+    /// before it (a reading's calendar facts are kept through its local hour, never past it).
+    @Test func readingsInClockOrderKeepAnHoursCalendarOnlyThroughIt() throws {
+        let start = ISO8601DateFormatter().date(from: "2026-03-07T17:00:00Z")!
+        let still = try Self.fix(3600, before: start, .still, 0)
+        let fixDay = Self.wallClock(still.takenAt).day
+        let birthday = try Birthday(month: 3, day: 8)
+        var seen = Set<Pose>()
+        for hour in 0..<48 {
+            for offset in [0, 1, 1799, 3599.999] {
+                let now = start.addingTimeInterval(Double(hour) * 3600 + offset)
+                let clock = Self.wallClock(now)
+                let poses = (PoseRule.pose(fix: still, birthday: nil, now: now), PoseRule.pose(fix: nil, birthday: birthday, now: now))
+                #expect(poses.0 == Self.model(still, nil, now, clock: clock, fixDay: fixDay), "asleep at \(now)")
+                #expect(poses.1 == Self.model(nil, birthday, now, clock: clock, fixDay: fixDay), "birthday at \(now)")
+                seen.formUnion([poses.0, poses.1])
+            }
+        }
+        #expect(seen == [.asleep, .birthday, .standing])
+    }
+
     /// Between `now` and `nextChange` the pose stays what it was at `now`, sampled densely; with no next change it stays
     /// for the two days sampled. Seeded, over the same inputs as the model test.
     @Test func thePoseHoldsUntilItsNextChange() throws {
