@@ -5,9 +5,10 @@ import MapScene
 import PinLayout
 
 /// Pin layout for the scene's 8 friends, 10,000, 100,000 and 1,000,000 synthetic pins (the million against its
-/// 1 s goal, supercluster's time to index as many), each grouped afresh and again with its grouping kept (another
-/// zoom and centre over the same friends), and a million hit tests against the 100,000-pin layout. A layout runs on
-/// one thread: its figure is that thread's CPU time (the wall time beside it swells with whatever shares the cores).
+/// 1 s goal, supercluster's time to index as many), each grouped afresh (with its layout's digest, which builds that
+/// lay out alike share) and again with its grouping kept (another zoom and centre over the same friends), and a
+/// million hit tests against the 100,000-pin layout. A layout runs on one thread: its figure is that thread's CPU
+/// time (the wall time beside it swells with whatever shares the cores).
 /// Layout times are shown against the 100 ms goal (MapLibre's placement benchmark,
 /// about 90–100 ms for 20,000 symbols, cannot run here); hit tests against a linear scan of every target
 /// in the same run.
@@ -33,7 +34,8 @@ enum LayoutBenchmark {
             var result: PinLayoutResult?
             let cold = BenchmarkClock.bestWallAndThreadCPU(of: 3) { result = fresh.layout(subjects: subjects, viewport: scene.viewport, now: scene.capturedAt) }
             let placed = (result?.pins.filter { $0.visible && $0.groupId == nil }.count ?? 0) + (result?.groups.count ?? 0)
-            lines.append(BenchmarkClock.report("layout of \(count) synthetic pins, grouped afresh (\(placed) placed pins and groups; wall \(BenchmarkClock.format(cold.wall)) s), CPU",
+            let digest = try result.map(digest) ?? 0
+            lines.append(BenchmarkClock.report("layout of \(count) synthetic pins, grouped afresh (\(placed) placed pins and groups, digest \(String(digest, radix: 16)); wall \(BenchmarkClock.format(cold.wall)) s), CPU",
                                                ours: cold.cpu, anchor: anchor, anchorName: anchorName))
             // Kept: the same friends again at another zoom and centre, their grouping made once (as supercluster's index is).
             let kept = PinLayoutEngine(style: pins.style, measurer: pins.measurer, groupings: GroupingCache(maxSubjects: count))
@@ -57,6 +59,13 @@ enum LayoutBenchmark {
                               lastSeen: now.addingTimeInterval(-Double.random(in: 0...86_400, using: &random)),
                               snapstreak: Int.random(in: 0...400, using: &random), bestFriend: index % 5 == 0)
         }
+    }
+
+    /// FNV-1a of the layout's JSON (keys sorted): the same for two builds that lay the pins out byte for byte alike.
+    static func digest(_ layout: PinLayoutResult) throws -> UInt64 {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return FNV1a.hash(try encoder.encode(layout))
     }
 
     private static func hitReport(_ layout: PinLayoutResult, style: PinStyle) -> String {
