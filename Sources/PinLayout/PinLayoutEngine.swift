@@ -251,9 +251,9 @@ public struct PinLayoutEngine: Sendable {
             let subject = ordered[index]
             let drawn = owner[index] >= 0
             let cluster = drawn && alone[owner[index]] ? clusters[owner[index]] : nil
-            let text = labelText(subject, now: now, short: cluster?.labelShort == true)
             let hidden = drawn ? nil : (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen"
-            return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
+            return LaidOutPin(id: subject.id, name: subject.name, labelText: cluster?.labelShort == true ? subject.firstName : FriendLabel.text(subject, now: now),
+                              coordinate: subject.coordinate,
                               screenPoint: points[index], visible: drawn, avatarRect: cluster?.avatar, labelRect: cluster?.label,
                               anchor: cluster?.anchor, labelShort: cluster?.labelShort == true, labelHidden: cluster?.labelHidden, hidden: hidden,
                               groupId: groupID[index], zIndex: drawn ? zIndex[owner[index]] : 0, selected: subject.id == selected,
