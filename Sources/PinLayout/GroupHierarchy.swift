@@ -37,15 +37,30 @@ struct GroupHierarchy {
         levels[level].members[levels[level].start[index]..<levels[level].start[index + 1]]
     }
 
-    /// The friends (indices into the points) of group `index` at `zoom`, in priority order.
-    func members(of index: Int, at zoom: Int) -> [Int] {
-        var (current, next) = ([index], [Int]())
-        for depth in stride(from: Self.deepestZoom - zoom, through: 0, by: -1) {
-            next.removeAll(keepingCapacity: true)
-            for group in current { next.append(contentsOf: children(of: group, in: depth)) }
-            swap(&current, &next)
+    /// The friends (indices into the points) of every group at `zoom`, each group's in priority order: group `g`'s
+    /// are `members[start[g]..<start[g + 1]]`. Each friend is given its group level by level, then the friends are
+    /// dealt to their groups in index order, so no group's members need sorting.
+    func members(at zoom: Int) -> (start: [Int], members: [Int]) {
+        let top = Self.deepestZoom - zoom
+        var owner = Array(0..<levels[top].count)
+        for depth in stride(from: top, through: 0, by: -1) {
+            // Every group or friend of the level above is a member of exactly one group of this level.
+            var below = [Int](repeating: 0, count: levels[depth].members.count)
+            for group in 0..<levels[depth].count {
+                for member in children(of: group, in: depth) { below[member] = owner[group] }
+            }
+            owner = below
         }
-        return current.sorted()
+        var start = [Int](repeating: 0, count: levels[top].count + 1)
+        for group in owner { start[group + 1] += 1 }
+        for group in 0..<levels[top].count { start[group + 1] += start[group] }
+        var next = start
+        var members = [Int](repeating: 0, count: owner.count)
+        for (friend, group) in owner.enumerated() {
+            members[next[group]] = friend
+            next[group] += 1
+        }
+        return (start, members)
     }
 
     /// The zoom at which group `index` of `zoom` splits into two or more groups (nil when its friends stand

@@ -59,10 +59,11 @@ public struct PinLayoutEngine: Sendable {
         let level = GroupHierarchy.level(of: viewport.zoom)
         var clusters = (selectedIndex.flatMap { reach.contains(points[$0]) ? [Cluster(members: [$0], point: points[$0])] : nil } ?? [])
         let shown = hierarchy.groups(at: level)
+        let friends = hierarchy.members(at: level)
         for index in 0..<shown.count {
             let point = viewport.point(forMercator: MercatorPoint(x: shown.x[index], y: shown.y[index]))
             guard reach.contains(point) else { continue }
-            var cluster = Cluster(members: hierarchy.members(of: index, at: level).map { groupable[$0] }, point: point)
+            var cluster = Cluster(members: friends.members[friends.start[index]..<friends.start[index + 1]].map { groupable[$0] }, point: point)
             if shown.weight[index] > 1 { cluster.splitZoom = hierarchy.splitZoom(of: index, at: level) }
             clusters.append(cluster)
         }
@@ -251,9 +252,9 @@ public struct PinLayoutEngine: Sendable {
             let subject = ordered[index]
             let drawn = owner[index] >= 0
             let cluster = drawn && alone[owner[index]] ? clusters[owner[index]] : nil
-            let text = labelText(subject, now: now, short: cluster?.labelShort == true)
             let hidden = drawn ? nil : (containing[index] >= 0 ? clusters[containing[index]].hidden : nil) ?? "outside the screen"
-            return LaidOutPin(id: subject.id, name: subject.name, labelText: text.name + text.detail, coordinate: subject.coordinate,
+            return LaidOutPin(id: subject.id, name: subject.name, labelText: cluster?.labelShort == true ? subject.firstName : FriendLabel.text(subject, now: now),
+                              coordinate: subject.coordinate,
                               screenPoint: points[index], visible: drawn, avatarRect: cluster?.avatar, labelRect: cluster?.label,
                               anchor: cluster?.anchor, labelShort: cluster?.labelShort == true, labelHidden: cluster?.labelHidden, hidden: hidden,
                               groupId: groupID[index], zIndex: drawn ? zIndex[owner[index]] : 0, selected: subject.id == selected,

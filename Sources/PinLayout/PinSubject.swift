@@ -25,14 +25,19 @@ public struct PinSubject: Hashable, Sendable {
     /// The first word of the name ("Jordan"), spaces before it skipped; the project's one rule for a first name.
     public var firstName: String {
         // ASCII names, nearly all, by their bytes (each byte a character there); others by characters.
-        let bytes = name.utf8
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            guard let from = bytes.firstIndex(where: { $0 != 0x20 }) else { return name }
-            return String(Substring(bytes[from..<(bytes[from...].firstIndex(of: 0x20) ?? bytes.endIndex)]))
+        let ascii: String?? = name.utf8.withContiguousStorageIfAvailable { bytes in
+            Self.asciiFirstWord(bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
         }
+        if let ascii = ascii ?? nil { return ascii }
         guard let from = name.firstIndex(where: { $0 != " " }) else { return name }
         let rest = name[from...]
         return String(rest[..<(rest.firstIndex(of: " ") ?? rest.endIndex)])
+    }
+
+    /// Where the first word of an ASCII name lies in its bytes; nil for a name with other characters or no word.
+    static func asciiFirstWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard bytes.allSatisfy({ $0 < 0x80 }), let from = bytes.firstIndex(where: { $0 != 0x20 }) else { return nil }
+        return from..<(bytes[from...].firstIndex(of: 0x20) ?? bytes.endIndex)
     }
 }
 
@@ -40,13 +45,19 @@ public struct PinSubject: Hashable, Sendable {
 /// caller passes (rendering never reads the clock). A time after `now` reads "now".
 public enum LastSeenText {
     public static func text(lastSeen: Date, now: Date) -> String {
+        guard let (value, unit) = amount(lastSeen: lastSeen, now: now) else { return "now" }
+        return String(value) + String(UnicodeScalar(unit))
+    }
+
+    /// The number and its unit's letter ("m", "h" or "d", as a byte); nil under a minute ("now").
+    static func amount(lastSeen: Date, now: Date) -> (Int, UInt8)? {
         let seconds = now.timeIntervalSince(lastSeen)
         let minutes = Int((seconds / 60).rounded(.down))
         switch minutes {
-        case ..<1: return "now"
-        case ..<60: return String(minutes) + "m"
-        case ..<(24 * 60): return String(minutes / 60) + "h"
-        default: return String(minutes / (24 * 60)) + "d"
+        case ..<1: return nil
+        case ..<60: return (minutes, UInt8(ascii: "m"))
+        case ..<(24 * 60): return (minutes / 60, UInt8(ascii: "h"))
+        default: return (minutes / (24 * 60), UInt8(ascii: "d"))
         }
     }
 }

@@ -11,6 +11,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("heat", HeatBenchmark.run),
     ("glow", GlowBenchmark.run),
     ("layout", LayoutBenchmark.run),
+    ("layout-pins", LayoutBenchmark.runPins),
     ("stages", FrameStagesBenchmark.run),
     ("memory", MemoryBenchmark.run),
     ("fly", FlyBenchmark.run),
