@@ -71,7 +71,7 @@ public enum BaseMapImporter {
                 do {
                     try transformer.transform(xs: &xs, ys: &ys)
                 } catch {
-                    throw DataFileError(file: base.appendingPathExtension("shp").path, message: error.description)
+                    throw DataFileError(file: base.appendingPathExtension("shp").path, message: "\(error)")
                 }
                 rings.append(zip(xs, ys).map { MercatorPoint(x: $0, y: $1) })
             }

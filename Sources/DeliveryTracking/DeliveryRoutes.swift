@@ -21,8 +21,8 @@ public struct DeliveryRoute: Sendable {
     public var length: Double { polyline.length }
 
     /// Only the last `metres` of the drive (from the point that far before home, to home).
-    public func last(_ metres: Double) throws(GeoError) -> DeliveryRoute {
-        try GeoError.check(metres, "last-meters", in: 1...length)
+    public func last(_ metres: Double) throws(BadField) -> DeliveryRoute {
+        try BadField.check(metres, "last-meters", in: 1...length)
         return DeliveryRoute(name: name + "-last-\(Int(metres))m", store: store,
                              polyline: try Polyline(polyline.remainder(fromDistance: length - metres)), storeCoordinate: storeCoordinate)
     }
@@ -75,19 +75,19 @@ public struct RouteCatalog: Sendable {
     }
 
     /// A route by name, or `arc:LAT,LON` for a smooth arc from that store; unknown names list the known ones.
-    public func route(named name: String) throws -> DeliveryRoute {
+    public func route(named name: String) throws(BadField) -> DeliveryRoute {
         if name.hasPrefix(Self.arcPrefix) {
             return try arc(from: Coordinate(parsing: String(name.dropFirst(Self.arcPrefix.count)), field: "route"))
         }
         guard let route = routes.first(where: { $0.name == name }) else {
-            throw GeoError.invalid(field: "route", reason: "unknown route \"\(name)\"; allowed: \(routes.map(\.name).joined(separator: ", ")), or arc:LAT,LON")
+            throw BadField(field: "route", message: "unknown route \"\(name)\"; allowed: \(routes.map(\.name).joined(separator: ", ")), or arc:LAT,LON")
         }
         return route
     }
 
     /// A smooth arc home: a quadratic Bézier in mercator from the store to home, its control point pushed
     /// sideways (to the left of travel) by `arcBend` of the distance, cut into `arcSegments` segments.
-    public func arc(from store: Coordinate) throws(GeoError) -> DeliveryRoute {
+    public func arc(from store: Coordinate) throws(BadField) -> DeliveryRoute {
         let start = try WebMercator.project(store)
         let end = try WebMercator.project(home)
         let (dx, dy) = (end.x - start.x, end.y - start.y)

@@ -22,13 +22,13 @@ public struct RouteFrameOptions: Sendable {
     public let statusBar: Double
 
     public init(size: ScreenSize = ScreenSize(width: 393, height: 852), scale: Double = 3, sheet: Double = 0.52, margin: Double = routeMargin,
-                statusBar: Double = statusBar) throws(GeoError) {
-        try GeoError.check(sheet, "sheet", in: Self.sheetRange)
-        try GeoError.check(margin, "margin", in: Self.marginRange)
+                statusBar: Double = statusBar) throws(BadField) {
+        try BadField.check(sheet, "sheet", in: Self.sheetRange)
+        try BadField.check(margin, "margin", in: Self.marginRange)
         // The route is framed in what the status bar, the sheet and the margins leave of the screen.
         let free = (width: size.width - 2 * margin, height: size.height * (1 - sheet) - statusBar - 2 * margin)
         guard free.width > 0, free.height > 0 else {
-            throw .invalid(field: "size", reason: "\(size.width)x\(size.height) pt leaves no room for the route: the width must exceed twice the margin "
+            throw BadField(field: "size", message: "\(size.width)x\(size.height) pt leaves no room for the route: the width must exceed twice the margin "
                            + "(\(2 * margin) pt) and the height above the sheet (\(1 - sheet) of it) the status bar and twice the margin (\(statusBar + 2 * margin) pt)")
         }
         self.size = size
@@ -98,14 +98,14 @@ public final class DeliveryTracker: Sendable {
         let viewport = try Self.fit(route.coordinates, options: options)
         return RouteFrame(route: route.name, store: route.store, lengthMeters: route.length, camera: viewport.camera, size: options.size,
                           scale: options.scale, insets: viewport.insets, margin: options.margin, freeRect: viewport.freeRect,
-                          points: try route.coordinates.map { coordinate throws(GeoError) in try viewport.point(for: coordinate) },
+                          points: try route.coordinates.map { coordinate throws(BadField) in try viewport.point(for: coordinate) },
                           home: try viewport.point(for: route.coordinates[route.coordinates.count - 1]),
                           storePoint: try viewport.point(for: route.storeCoordinate))
     }
 
     /// The viewport that frames `coordinates` (at least one) between the status bar and the sheet, `margin` inside
     /// what they leave, at the largest zoom that fits (capped at 18).
-    static func fit(_ coordinates: [Coordinate], options: RouteFrameOptions) throws(GeoError) -> Viewport {
+    static func fit(_ coordinates: [Coordinate], options: RouteFrameOptions) throws(BadField) -> Viewport {
         let insets = EdgeInsets(top: options.statusBar, left: 0, bottom: (options.size.height * options.sheet).rounded(), right: 0)
         let base = try Viewport(center: coordinates[0], zoom: 14, size: options.size, scale: options.scale, insets: insets)
         return try base.with(base.camera(fitting: coordinates, padding: EdgeInsets(all: options.margin), maxZoom: RouteFrameOptions.maxZoom))
@@ -137,14 +137,14 @@ public final class DeliveryTracker: Sendable {
 
     /// The courier after driving `progress` (0…1) of the route, projected through the frame.
     public func courier(on route: DeliveryRoute, progress: Double, frame: RouteFrame) throws -> CourierState {
-        try GeoError.check(progress, "progress", in: 0...1)
+        try BadField.check(progress, "progress", in: 0...1)
         let viewport = try frame.viewport()
         let driven = route.length * progress
         let remaining = try route.polyline.remainder(fromDistance: driven)
         let position = remaining[0]
         return CourierState(progress: progress, drivenMeters: driven, remainingMeters: route.length - driven, coordinate: position,
                             screenPoint: try viewport.point(for: position), remaining: remaining,
-                            remainingScreen: try remaining.map { coordinate throws(GeoError) in try viewport.point(for: coordinate) },
+                            remainingScreen: try remaining.map { coordinate throws(BadField) in try viewport.point(for: coordinate) },
                             arrived: progress >= 1)
     }
 }

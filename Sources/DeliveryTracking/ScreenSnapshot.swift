@@ -11,7 +11,7 @@ public protocol ScreenSnapshot {
 
 extension ScreenSnapshot {
     /// The viewport the snapshot is taken with.
-    public func viewport() throws(GeoError) -> Viewport {
+    public func viewport() throws(BadField) -> Viewport {
         try Viewport(center: camera.center, zoom: camera.zoom, size: size, scale: scale, insets: insets)
     }
 }

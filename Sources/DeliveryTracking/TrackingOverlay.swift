@@ -9,21 +9,19 @@ public struct TrackingOverlayStyle: Sendable {
     public static let file = "styles/tracking-overlay.json"
     static let sizeRange: ClosedRange<Double> = 0...100
 
-    struct Line: Sendable { let color: Color; let width: Double }
-    struct Pin: Sendable { let color, glyph, shadow: Color; let radius, height, shadowBlur: Double }
-    struct Dasher: Sendable { let color, ring, glyph: Color; let diameter, ringWidth, halo, haloOpacity: Double }
+    /// The marks' looks with their inks as `Ink`: hex text in the file, `Color` once checked.
+    struct Line<Ink: Sendable>: Sendable { let color: Ink; let width: Double }
+    struct Pin<Ink: Sendable>: Sendable { let color, glyph, shadow: Ink; let radius, height, shadowBlur: Double }
+    struct Dasher<Ink: Sendable>: Sendable { let color, ring, glyph: Ink; let diameter, ringWidth, halo, haloOpacity: Double }
 
-    let line: Line
-    let pin: Pin
-    let dasher: Dasher
+    let line: Line<Color>
+    let pin: Pin<Color>
+    let dasher: Dasher<Color>
 
     private struct File: Decodable {
-        struct Line: Decodable { let color: String; let width: Double }
-        struct Pin: Decodable { let color, glyph, shadow: String; let radius, height, shadowBlur: Double }
-        struct Dasher: Decodable { let color, ring, glyph: String; let diameter, ringWidth, halo, haloOpacity: Double }
-        let line: Line
-        let pin: Pin
-        let dasher: Dasher
+        let line: Line<String>
+        let pin: Pin<String>
+        let dasher: Dasher<String>
     }
 
     /// Reads and checks the file under `dataDirectory`; an error names the field and what it allows.
@@ -124,3 +122,7 @@ public struct TrackingOverlayStyle: Sendable {
         return (shape, .rect(Rect(x: center.x - 0.2 * g, y: center.y + 0.2 * g, width: 0.4 * g, height: 0.55 * g)))
     }
 }
+
+extension TrackingOverlayStyle.Line: Decodable where Ink: Decodable {}
+extension TrackingOverlayStyle.Pin: Decodable where Ink: Decodable {}
+extension TrackingOverlayStyle.Dasher: Decodable where Ink: Decodable {}

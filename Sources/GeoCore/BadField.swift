@@ -28,6 +28,15 @@ public struct BadField: Error, Sendable, Equatable, CustomStringConvertible {
         return BadField(field: field, message: "\(given) is out of range: allowed \(allowed.lowerBound) … \(allowed.upperBound)\(unit)")
     }
 
+    /// The number is NaN or infinite where a finite one is needed.
+    public static func notFinite(_ field: String) -> BadField { BadField(field: field, message: "must be a finite number") }
+
+    /// Checks that `value` is finite and inside `allowed`, naming `field` otherwise.
+    public static func check(_ value: Double, _ field: String, in allowed: ClosedRange<Double>) throws(BadField) {
+        guard value.isFinite else { throw .notFinite(field) }
+        guard allowed.contains(value) else { throw .outOfRange(field, given: "\(value)", allowed: allowed) }
+    }
+
     /// The field is absent where it is needed.
     public static func required(_ field: String) -> BadField { BadField(field: field, message: "is required") }
 

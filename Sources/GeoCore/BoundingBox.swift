@@ -8,13 +8,13 @@ public struct GeoBoundingBox: Hashable, Sendable, Codable {
     public let north: Double
 
     /// Validates ranges and order; errors name the side at fault (prefixed by `field`).
-    public init(west: Double, south: Double, east: Double, north: Double, field: String = "bbox") throws(GeoError) {
-        try GeoError.check(west, field + ".west", in: Coordinate.longitudeRange)
-        try GeoError.check(east, field + ".east", in: Coordinate.longitudeRange)
-        try GeoError.check(south, field + ".south", in: Coordinate.latitudeRange)
-        try GeoError.check(north, field + ".north", in: Coordinate.latitudeRange)
-        guard west <= east else { throw .invalid(field: field, reason: "west (\(west)) must not exceed east (\(east))") }
-        guard south <= north else { throw .invalid(field: field, reason: "south (\(south)) must not exceed north (\(north))") }
+    public init(west: Double, south: Double, east: Double, north: Double, field: String = "bbox") throws(BadField) {
+        try BadField.check(west, field + ".west", in: Coordinate.longitudeRange)
+        try BadField.check(east, field + ".east", in: Coordinate.longitudeRange)
+        try BadField.check(south, field + ".south", in: Coordinate.latitudeRange)
+        try BadField.check(north, field + ".north", in: Coordinate.latitudeRange)
+        guard west <= east else { throw BadField(field: field, message: "west (\(west)) must not exceed east (\(east))") }
+        guard south <= north else { throw BadField(field: field, message: "south (\(south)) must not exceed north (\(north))") }
         self.west = west
         self.south = south
         self.east = east
@@ -22,10 +22,10 @@ public struct GeoBoundingBox: Hashable, Sendable, Codable {
     }
 
     /// Parses `W,S,E,N`.
-    public init(parsing text: String, field: String) throws(GeoError) {
+    public init(parsing text: String, field: String) throws(BadField) {
         let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
         guard values.count == 4, let west = values[0], let south = values[1], let east = values[2], let north = values[3] else {
-            throw .invalid(field: field, reason: "expected W,S,E,N in degrees, got \"\(text)\"")
+            throw BadField(field: field, message: "expected W,S,E,N in degrees, got \"\(text)\"")
         }
         try self.init(west: west, south: south, east: east, north: north, field: field)
     }
@@ -44,7 +44,7 @@ public struct GeoBoundingBox: Hashable, Sendable, Codable {
     }
 
     /// The box in mercator metres; the box must lie within Web Mercator's latitudes.
-    public func mercatorRect() throws(GeoError) -> MercatorRect {
+    public func mercatorRect() throws(BadField) -> MercatorRect {
         let southWest = try WebMercator.project(Coordinate(lat: south, lon: west, field: "bbox"))
         let northEast = try WebMercator.project(Coordinate(lat: north, lon: east, field: "bbox"))
         return MercatorRect(minX: southWest.x, minY: southWest.y, maxX: northEast.x, maxY: northEast.y)

@@ -5,12 +5,12 @@ extension Viewport {
     /// The camera that shows `rect` inside the viewport minus its insets and `padding`, centered in that
     /// free area, at the largest zoom that fits, capped at `maxZoom` (like MapLibre's `cameraForBounds`).
     /// A rectangle of no size (one point) is centered at `maxZoom`.
-    public func camera(fitting rect: MercatorRect, padding: EdgeInsets = .zero, maxZoom: Double) throws(GeoError) -> Camera {
-        try GeoError.check(maxZoom, "maxZoom", in: Self.zoomRange)
+    public func camera(fitting rect: MercatorRect, padding: EdgeInsets = .zero, maxZoom: Double) throws(BadField) -> Camera {
+        try BadField.check(maxZoom, "maxZoom", in: Self.zoomRange)
         _ = try padding.validated(field: "padding", limit: .greatestFiniteMagnitude)
         let free = bounds.inset(by: insets + padding)
         guard free.width > 0, free.height > 0 else {
-            throw .invalid(field: "padding", reason: "insets plus padding leave no room in the \(size.width)×\(size.height) pt viewport")
+            throw BadField(field: "padding", message: "insets plus padding leave no room in the \(size.width)×\(size.height) pt viewport")
         }
         let worldPointsNeeded = max(rect.width / free.width, rect.height / free.height)
         var zoom = maxZoom
@@ -26,14 +26,14 @@ extension Viewport {
     }
 
     /// The camera that shows a bounding box in degrees.
-    public func camera(fitting box: GeoBoundingBox, padding: EdgeInsets = .zero, maxZoom: Double) throws(GeoError) -> Camera {
+    public func camera(fitting box: GeoBoundingBox, padding: EdgeInsets = .zero, maxZoom: Double) throws(BadField) -> Camera {
         try camera(fitting: box.mercatorRect(), padding: padding, maxZoom: maxZoom)
     }
 
     /// The camera that shows every coordinate (like MapKit's `showAnnotations` with edge padding).
-    public func camera(fitting coordinates: [Coordinate], padding: EdgeInsets = .zero, maxZoom: Double) throws(GeoError) -> Camera {
+    public func camera(fitting coordinates: [Coordinate], padding: EdgeInsets = .zero, maxZoom: Double) throws(BadField) -> Camera {
         guard let box = GeoBoundingBox(enclosing: coordinates) else {
-            throw .invalid(field: "coordinates", reason: "need at least one coordinate to fit")
+            throw BadField(field: "coordinates", message: "need at least one coordinate to fit")
         }
         return try camera(fitting: box, padding: padding, maxZoom: maxZoom)
     }

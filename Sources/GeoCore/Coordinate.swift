@@ -9,10 +9,10 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     public let lon: Double
 
     /// Validates both fields; errors name `lat` or `lon` (prefixed by `field` when given).
-    public init(lat: Double, lon: Double, field: String = "") throws(GeoError) {
+    public init(lat: Double, lon: Double, field: String = "") throws(BadField) {
         let prefix = field.isEmpty ? "" : field + "."
-        try GeoError.check(lat, prefix + "lat", in: Self.latitudeRange)
-        try GeoError.check(lon, prefix + "lon", in: Self.longitudeRange)
+        try BadField.check(lat, prefix + "lat", in: Self.latitudeRange)
+        try BadField.check(lon, prefix + "lon", in: Self.longitudeRange)
         self.lat = lat
         self.lon = lon
     }
@@ -24,12 +24,12 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Parses the text form `LAT,LON`.
-    public init(parsing text: String, field: String) throws(GeoError) {
+    public init(parsing text: String, field: String) throws(BadField) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
               let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
               let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) else {
-            throw .invalid(field: field, reason: "expected LAT,LON in degrees, got \"\(text)\"")
+            throw BadField(field: field, message: "expected LAT,LON in degrees, got \"\(text)\"")
         }
         try self.init(lat: lat, lon: lon, field: field)
     }
@@ -48,7 +48,7 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { "\(lat),\(lon)" }
 
     /// Throws unless the latitude is inside Web Mercator's range.
-    public func checkProjectable(field: String = "lat") throws(GeoError) {
-        try GeoError.check(lat, field, in: -WebMercator.maxLatitude...WebMercator.maxLatitude)
+    public func checkProjectable(field: String = "lat") throws(BadField) {
+        try BadField.check(lat, field, in: -WebMercator.maxLatitude...WebMercator.maxLatitude)
     }
 }

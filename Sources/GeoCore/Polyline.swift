@@ -5,9 +5,9 @@ public struct Polyline: Hashable, Sendable, Codable {
     public let cumulativeDistances: [Double]
 
     /// Needs at least two vertices.
-    public init(_ coordinates: [Coordinate], geodesic: Geodesic = .wgs84) throws(GeoError) {
+    public init(_ coordinates: [Coordinate], geodesic: Geodesic = .wgs84) throws(BadField) {
         guard coordinates.count >= 2 else {
-            throw .invalid(field: "polyline", reason: "needs at least 2 coordinates, got \(coordinates.count)")
+            throw BadField(field: "polyline", message: "needs at least 2 coordinates, got \(coordinates.count)")
         }
         var distances = [0.0]
         distances.reserveCapacity(coordinates.count)
@@ -22,8 +22,8 @@ public struct Polyline: Hashable, Sendable, Codable {
     public var length: Double { cumulativeDistances[cumulativeDistances.count - 1] }
 
     /// The coordinate `distance` metres along the line (0…length), following the geodesic of its segment.
-    public func coordinate(atDistance distance: Double, geodesic: Geodesic = .wgs84) throws(GeoError) -> Coordinate {
-        try GeoError.check(distance, "distance", in: 0...length)
+    public func coordinate(atDistance distance: Double, geodesic: Geodesic = .wgs84) throws(BadField) -> Coordinate {
+        try BadField.check(distance, "distance", in: 0...length)
         if distance == length { return coordinates[coordinates.count - 1] }
         let segment = segmentIndex(atDistance: distance)
         let start = coordinates[segment]
@@ -33,7 +33,7 @@ public struct Polyline: Hashable, Sendable, Codable {
     }
 
     /// The part of the line from `distance` metres to the end.
-    public func remainder(fromDistance distance: Double) throws(GeoError) -> [Coordinate] {
+    public func remainder(fromDistance distance: Double) throws(BadField) -> [Coordinate] {
         let start = try coordinate(atDistance: distance)
         let next = segmentIndex(atDistance: distance) + 1
         let rest = coordinates[next...].drop(while: { $0 == start })

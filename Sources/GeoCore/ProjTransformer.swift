@@ -18,21 +18,21 @@ public final class ProjTransformer {
     private let log: ProjLog
 
     /// Creates the transformation; PROJ's message becomes the error when it cannot.
-    public init(source: String, target: String) throws(GeoError) {
-        guard let context = proj_context_create() else { throw .proj(operation: "context", message: "could not create a context") }
+    public init(source: String, target: String) throws(ProjError) {
+        guard let context = proj_context_create() else { throw ProjError(operation: "context", message: "could not create a context") }
         let log = ProjLog()
         log.attach(to: context)
         guard let raw = proj_create_crs_to_crs(context, source, target, nil) else {
             let message = log.message(context: context)
             proj_context_destroy(context)
-            throw .proj(operation: "create transformation from \(Self.abbreviated(source)) to \(target)", message: message)
+            throw ProjError(operation: "create transformation from \(Self.abbreviated(source)) to \(target)", message: message)
         }
         let normalized = proj_normalize_for_visualization(context, raw)
         proj_destroy(raw)
         guard let normalized else {
             let message = log.message(context: context)
             proj_context_destroy(context)
-            throw .proj(operation: "normalize axis order", message: message)
+            throw ProjError(operation: "normalize axis order", message: message)
         }
         self.source = source
         self.target = target
@@ -47,29 +47,29 @@ public final class ProjTransformer {
     }
 
     /// A transformer from `source` to EPSG:3857 metres.
-    public static func toWebMercator(from source: String) throws(GeoError) -> ProjTransformer {
+    public static func toWebMercator(from source: String) throws(ProjError) -> ProjTransformer {
         try ProjTransformer(source: source, target: webMercator)
     }
 
     /// A transformer from `source` to WGS 84 (x = longitude, y = latitude).
-    public static func toWGS84(from source: String) throws(GeoError) -> ProjTransformer {
+    public static func toWGS84(from source: String) throws(ProjError) -> ProjTransformer {
         try ProjTransformer(source: source, target: wgs84)
     }
 
     /// Transforms one position.
-    public func transform(x: Double, y: Double) throws(GeoError) -> (x: Double, y: Double) {
+    public func transform(x: Double, y: Double) throws(ProjError) -> (x: Double, y: Double) {
         proj_errno_reset(transformation)
         let result = proj_trans(transformation, PJ_FWD, proj_coord(x, y, 0, 0))
         let errorCode = proj_errno(transformation)
         guard errorCode == 0, result.xy.x.isFinite, result.xy.y.isFinite else {
-            throw .proj(operation: "transform (\(x), \(y))", message: log.message(context: context, code: errorCode))
+            throw ProjError(operation: "transform (\(x), \(y))", message: log.message(context: context, code: errorCode))
         }
         return (result.xy.x, result.xy.y)
     }
 
     /// Transforms many positions in place with one `proj_trans_generic` call; on error both arrays stay as they were.
-    public func transform(xs: inout [Double], ys: inout [Double]) throws(GeoError) {
-        guard xs.count == ys.count else { throw .invalid(field: "ys", reason: "has \(ys.count) values, xs has \(xs.count)") }
+    public func transform(xs: inout [Double], ys: inout [Double]) throws {
+        guard xs.count == ys.count else { throw BadField(field: "ys", message: "has \(ys.count) values, xs has \(xs.count)") }
         var outX = xs
         var outY = ys
         let count = outX.count
@@ -84,11 +84,11 @@ public final class ProjTransformer {
             }
         }
         if let bad = outX.indices.first(where: { !outX[$0].isFinite || !outY[$0].isFinite }) {
-            throw .proj(operation: "transform point \(bad) (\(xs[bad]), \(ys[bad])) of \(count)",
+            throw ProjError(operation: "transform point \(bad) (\(xs[bad]), \(ys[bad])) of \(count)",
                         message: log.message(context: context, code: proj_errno(transformation)))
         }
         guard done == count else {
-            throw .proj(operation: "transform \(count) points", message: "only \(done) transformed")
+            throw ProjError(operation: "transform \(count) points", message: "only \(done) transformed")
         }
         xs = outX
         ys = outY

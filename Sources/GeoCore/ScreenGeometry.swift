@@ -18,10 +18,10 @@ public struct ScreenSize: Hashable, Sendable, Codable {
     }
 
     /// Parses `WxH`.
-    public init(parsing text: String, field: String) throws(GeoError) {
+    public init(parsing text: String, field: String) throws(BadField) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
         guard parts.count == 2, let width = parts[0], let height = parts[1] else {
-            throw .invalid(field: field, reason: "expected WxH in points, got \"\(text)\"")
+            throw BadField(field: field, message: "expected WxH in points, got \"\(text)\"")
         }
         self.init(width: width, height: height)
     }
@@ -65,9 +65,9 @@ public struct EdgeInsets: Hashable, Sendable, Codable {
     }
 
     /// Validates every side as finite and within `0…limit`.
-    public func validated(field: String, limit: Double) throws(GeoError) -> EdgeInsets {
+    public func validated(field: String, limit: Double) throws(BadField) -> EdgeInsets {
         for (name, value) in [("top", top), ("left", left), ("bottom", bottom), ("right", right)] {
-            try GeoError.check(value, "\(field).\(name)", in: 0...limit)
+            try BadField.check(value, "\(field).\(name)", in: 0...limit)
         }
         return self
     }

@@ -4,10 +4,10 @@ public struct TileCover: Sendable {
     public let zooms: ClosedRange<Int>
 
     /// Validates the zooms (0…22) and that the box lies within Web Mercator's latitudes.
-    public init(bounds: GeoBoundingBox, zooms: ClosedRange<Int>) throws(GeoError) {
+    public init(bounds: GeoBoundingBox, zooms: ClosedRange<Int>) throws(BadField) {
         let allowed = Double(TileID.zoomRange.lowerBound)...Double(TileID.zoomRange.upperBound)
-        try GeoError.check(Double(zooms.lowerBound), "zoom (min)", in: allowed)
-        try GeoError.check(Double(zooms.upperBound), "zoom (max)", in: allowed)
+        try BadField.check(Double(zooms.lowerBound), "zoom (min)", in: allowed)
+        try BadField.check(Double(zooms.upperBound), "zoom (max)", in: allowed)
         _ = try bounds.mercatorRect()
         self.bounds = bounds
         self.zooms = zooms

@@ -9,11 +9,11 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     public let y: Int
 
     /// Validates z within 0…22 and x, y within 0…2^z − 1.
-    public init(z: Int, x: Int, y: Int) throws(GeoError) {
-        try GeoError.check(Double(z), "z", in: Double(Self.zoomRange.lowerBound)...Double(Self.zoomRange.upperBound))
+    public init(z: Int, x: Int, y: Int) throws(BadField) {
+        try BadField.check(Double(z), "z", in: Double(Self.zoomRange.lowerBound)...Double(Self.zoomRange.upperBound))
         let last = Double((1 << z) - 1)
-        try GeoError.check(Double(x), "x", in: 0...last)
-        try GeoError.check(Double(y), "y", in: 0...last)
+        try BadField.check(Double(x), "x", in: 0...last)
+        try BadField.check(Double(y), "y", in: 0...last)
         self.z = z
         self.x = x
         self.y = y
@@ -26,18 +26,18 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Parses `Z/X/Y`.
-    public init(parsing text: String, field: String = "tile") throws(GeoError) {
+    public init(parsing text: String, field: String = "tile") throws(BadField) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
         guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {
-            throw .invalid(field: field, reason: "expected Z/X/Y integers, got \"\(text)\"")
+            throw BadField(field: field, message: "expected Z/X/Y integers, got \"\(text)\"")
         }
         try self.init(z: z, x: x, y: y)
     }
 
     /// The tile holding a coordinate at a zoom; points on the east or south world edge fall in the last tile.
     /// Like mercantile, a point on a tile's upper-left corner belongs to that tile despite rounding.
-    public init(containing coordinate: Coordinate, zoom: Int) throws(GeoError) {
-        try GeoError.check(Double(zoom), "zoom", in: 0...Double(Self.zoomRange.upperBound))
+    public init(containing coordinate: Coordinate, zoom: Int) throws(BadField) {
+        try BadField.check(Double(zoom), "zoom", in: 0...Double(Self.zoomRange.upperBound))
         let point = try WebMercator.project(coordinate)
         let tiles = Double(1 << zoom)
         let last = (1 << zoom) - 1
@@ -93,15 +93,15 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The tile of a quadkey (digits 0–3, at most 22 of them).
-    public init(quadkey: String) throws(GeoError) {
+    public init(quadkey: String) throws(BadField) {
         guard quadkey.count <= Self.zoomRange.upperBound else {
-            throw .invalid(field: "quadkey", reason: "at most \(Self.zoomRange.upperBound) digits, got \(quadkey.count)")
+            throw BadField(field: "quadkey", message: "at most \(Self.zoomRange.upperBound) digits, got \(quadkey.count)")
         }
         var x = 0
         var y = 0
         for character in quadkey {
             guard let digit = character.wholeNumberValue, (0...3).contains(digit) else {
-                throw .invalid(field: "quadkey", reason: "digits must be 0, 1, 2 or 3, got \"\(character)\"")
+                throw BadField(field: "quadkey", message: "digits must be 0, 1, 2 or 3, got \"\(character)\"")
             }
             x = (x << 1) | (digit & 1)
             y = (y << 1) | (digit >> 1)
@@ -113,8 +113,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     public var tmsY: Int { (1 << z) - 1 - y }
 
     /// The tile from a TMS row.
-    public init(z: Int, x: Int, tmsY: Int) throws(GeoError) {
-        try GeoError.check(Double(z), "z", in: 0...Double(Self.zoomRange.upperBound))
+    public init(z: Int, x: Int, tmsY: Int) throws(BadField) {
+        try BadField.check(Double(z), "z", in: 0...Double(Self.zoomRange.upperBound))
         try self.init(z: z, x: x, y: (1 << z) - 1 - tmsY)
     }
 }

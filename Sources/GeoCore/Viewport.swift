@@ -17,15 +17,15 @@ public struct Viewport: Hashable, Sendable, Codable {
     public let insets: EdgeInsets
 
     /// Validates every field; errors name it and its allowed range.
-    public init(center: Coordinate, zoom: Double, size: ScreenSize, scale: Double = 1, insets: EdgeInsets = .zero) throws(GeoError) {
+    public init(center: Coordinate, zoom: Double, size: ScreenSize, scale: Double = 1, insets: EdgeInsets = .zero) throws(BadField) {
         try center.checkProjectable(field: "center.lat")
-        try GeoError.check(zoom, "zoom", in: Self.zoomRange)
-        try GeoError.check(size.width, "size.width", in: Self.sideRange)
-        try GeoError.check(size.height, "size.height", in: Self.sideRange)
-        try GeoError.check(scale, "scale", in: Self.scaleRange)
+        try BadField.check(zoom, "zoom", in: Self.zoomRange)
+        try BadField.check(size.width, "size.width", in: Self.sideRange)
+        try BadField.check(size.height, "size.height", in: Self.sideRange)
+        try BadField.check(scale, "scale", in: Self.scaleRange)
         _ = try insets.validated(field: "insets", limit: max(size.width, size.height))
         guard insets.left + insets.right < size.width, insets.top + insets.bottom < size.height else {
-            throw .invalid(field: "insets", reason: "must leave part of the \(size.width)×\(size.height) pt viewport free")
+            throw BadField(field: "insets", message: "must leave part of the \(size.width)×\(size.height) pt viewport free")
         }
         self.center = center
         self.zoom = zoom
@@ -35,12 +35,12 @@ public struct Viewport: Hashable, Sendable, Codable {
     }
 
     /// The same viewport looking at another camera.
-    public func with(_ camera: Camera) throws(GeoError) -> Viewport {
+    public func with(_ camera: Camera) throws(BadField) -> Viewport {
         try Viewport(center: camera.center, zoom: camera.zoom, size: size, scale: scale, insets: insets)
     }
 
     /// The same viewport with other insets.
-    public func with(insets: EdgeInsets) throws(GeoError) -> Viewport {
+    public func with(insets: EdgeInsets) throws(BadField) -> Viewport {
         try Viewport(center: center, zoom: zoom, size: size, scale: scale, insets: insets)
     }
 
@@ -75,7 +75,7 @@ public struct Viewport: Hashable, Sendable, Codable {
     }
 
     /// The screen point of a coordinate (which must be within Web Mercator's latitudes).
-    public func point(for coordinate: Coordinate) throws(GeoError) -> ScreenPoint {
+    public func point(for coordinate: Coordinate) throws(BadField) -> ScreenPoint {
         point(forMercator: try WebMercator.project(coordinate))
     }
 
@@ -87,7 +87,7 @@ public struct Viewport: Hashable, Sendable, Codable {
     }
 
     /// The coordinate under a screen point; fails off the edge of the world.
-    public func coordinate(at point: ScreenPoint) throws(GeoError) -> Coordinate {
+    public func coordinate(at point: ScreenPoint) throws(BadField) -> Coordinate {
         try WebMercator.unproject(mercator(at: point))
     }
 

@@ -20,7 +20,7 @@ public enum WebMercator {
     public static let worldSize = 2 * halfWorld
 
     /// Projects a coordinate, refusing latitudes beyond ±maxLatitude.
-    public static func project(_ coordinate: Coordinate) throws(GeoError) -> MercatorPoint {
+    public static func project(_ coordinate: Coordinate) throws(BadField) -> MercatorPoint {
         try coordinate.checkProjectable()
         return projectUnchecked(lat: coordinate.lat, lon: coordinate.lon)
     }
@@ -58,10 +58,10 @@ public enum WebMercator {
     }
 
     /// The coordinate of a mercator point; x and y must lie within ±halfWorld.
-    public static func unproject(_ point: MercatorPoint) throws(GeoError) -> Coordinate {
+    public static func unproject(_ point: MercatorPoint) throws(BadField) -> Coordinate {
         let limit = -halfWorld...halfWorld
-        try GeoError.check(point.x, "x", in: limit)
-        try GeoError.check(point.y, "y", in: limit)
+        try BadField.check(point.x, "x", in: limit)
+        try BadField.check(point.y, "y", in: limit)
         return unprojectUnchecked(point)
     }
 

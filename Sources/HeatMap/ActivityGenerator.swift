@@ -41,32 +41,32 @@ public enum ActivityGenerator {
     public static let maxDrawsPerPlace = 1_000
 
     /// The Snaps of `spec`, every place on land by `isLand`; a hotspot whose centre is in the water is an error.
-    public static func generate(_ spec: Hotspots, isLand: (Coordinate) -> Bool) throws(GeoError) -> [Snap] {
+    public static func generate(_ spec: Hotspots, isLand: (Coordinate) -> Bool) throws(BadField) -> [Snap] {
         guard let end = ISO8601Time.date(from: spec.endsAt) else {
-            throw .invalid(field: "endsAt", reason: "expected an ISO 8601 time such as \(ISO8601Time.example)")
+            throw BadField(field: "endsAt", message: "expected an ISO 8601 time such as \(ISO8601Time.example)")
         }
-        try GeoError.check(spec.hours, "hours", in: 0...24)
+        try BadField.check(spec.hours, "hours", in: 0...24)
         var random = SplitMix64(seed: spec.seed)
         var snaps: [Snap] = []
         let formatter = ISO8601DateFormatter()
         for (index, hotspot) in spec.hotspots.enumerated() {
             let field = "hotspots[\(index)]"
             let center = try Coordinate(lat: hotspot.lat, lon: hotspot.lon, field: field)
-            try GeoError.check(hotspot.spreadMeters, field + ".spreadMeters", in: 1...5000)
-            try GeoError.check(Double(hotspot.points), field + ".points", in: 0...Double(maxPointsPerHotspot))
-            try GeoError.check(Double(hotspot.posters), field + ".posters", in: 1...Double(maxPosters))
+            try BadField.check(hotspot.spreadMeters, field + ".spreadMeters", in: 1...5000)
+            try BadField.check(Double(hotspot.points), field + ".points", in: 0...Double(maxPointsPerHotspot))
+            try BadField.check(Double(hotspot.posters), field + ".posters", in: 1...Double(maxPosters))
             guard hotspot.weight.count == 2, hotspot.weight[0] >= 0, hotspot.weight[0] <= hotspot.weight[1] else {
-                throw .invalid(field: field + ".weight", reason: "expected [min, max] with 0 ≤ min ≤ max")
+                throw BadField(field: field + ".weight", message: "expected [min, max] with 0 ≤ min ≤ max")
             }
             guard isLand(center) else {
-                throw .invalid(field: field, reason: "the centre of \"\(hotspot.name)\" (\(hotspot.lat), \(hotspot.lon)) lies in the water; move it onto land")
+                throw BadField(field: field, message: "the centre of \"\(hotspot.name)\" (\(hotspot.lat), \(hotspot.lon)) lies in the water; move it onto land")
             }
             for _ in 0..<hotspot.points {
                 var place = center
                 var draws = 0
                 repeat {
                     guard draws < maxDrawsPerPlace else {
-                        throw .invalid(field: field, reason: "\(maxDrawsPerPlace) draws around \"\(hotspot.name)\" found no land; make spreadMeters smaller")
+                        throw BadField(field: field, message: "\(maxDrawsPerPlace) draws around \"\(hotspot.name)\" found no land; make spreadMeters smaller")
                     }
                     draws += 1
                     let distance = hotspot.spreadMeters * (-2 * log(max(random.unit(), 1e-12))).squareRoot()

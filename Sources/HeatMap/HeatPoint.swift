@@ -11,7 +11,7 @@ public struct HeatPoint: Hashable, Sendable {
     }
 
     /// A point at a coordinate (which must be within Web Mercator's latitudes).
-    public init(coordinate: Coordinate, weight: Double) throws(GeoError) {
+    public init(coordinate: Coordinate, weight: Double) throws(BadField) {
         self.init(try WebMercator.project(coordinate), weight: weight)
     }
 }

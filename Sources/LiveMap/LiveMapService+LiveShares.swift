@@ -20,7 +20,7 @@ extension LiveMapService {
     /// `noLiveShare`.
     @discardableResult
     public func pauseLiveShare(_ me: PersonID, with other: String, paused: Bool, now: Date) throws -> LiveShare {
-        let otherID = try PersonID(other, field: "id")
+        let otherID = try PersonID(other, in: .parameter)
         guard let share = try store.liveShares(of: me).first(where: { $0.from == me && $0.to == otherID && now < $0.until }) else {
             throw LiveMapError.noLiveShare(id: other)
         }
@@ -32,7 +32,7 @@ extension LiveMapService {
 
     /// Stops `me`'s share with `other`; none is `noLiveShare`.
     public func stopLiveShare(_ me: PersonID, with other: String) throws {
-        let otherID = try PersonID(other, field: "id")
+        let otherID = try PersonID(other, in: .parameter)
         guard try store.removeLiveShare(from: me, to: otherID) else { throw LiveMapError.noLiveShare(id: other) }
         notify(.pair(me, otherID))
     }

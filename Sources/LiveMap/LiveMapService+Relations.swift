@@ -42,8 +42,8 @@ extension LiveMapService {
 
     /// The other person's id and how they stand with `me`; `notFound` when they do not exist or block `me`.
     private func resolve(_ me: PersonID, _ other: String, verb: String) throws -> (PersonID, Standing) {
-        let otherID = try PersonID(other)
-        guard otherID != me else { throw LiveMapError.invalid(field: "id", message: "you cannot \(verb) yourself") }
+        let otherID = try PersonID(other, in: .parameter)
+        guard otherID != me else { throw LiveMapError.invalid(field: "id", message: "you cannot \(verb) yourself", in: .parameter) }
         guard let standing = try store.standing(of: otherID, for: me) else { throw LiveMapError.notFound(id: other) }
         return (otherID, standing)
     }

@@ -20,10 +20,10 @@ public struct LocationFix: Hashable, Sendable {
                 activity: Activity? = nil, speedMetersPerSecond: Double? = nil) throws(LiveMapError) {
         do {
             try coordinate.checkProjectable()
-            try GeoError.check(accuracyMeters, "accuracyMeters", in: Self.accuracyRange)
-            if let speedMetersPerSecond { try GeoError.check(speedMetersPerSecond, "speedMetersPerSecond", in: Self.speedRange) }
+            try BadField.check(accuracyMeters, "accuracyMeters", in: Self.accuracyRange)
+            if let speedMetersPerSecond { try BadField.check(speedMetersPerSecond, "speedMetersPerSecond", in: Self.speedRange) }
         } catch {
-            throw .invalid(field: error.field, message: error.description)
+            throw .invalid(field: error.field, message: error.message)
         }
         if let place, !place.isEmpty {
             self.place = try PersonText.checked(place, field: "place")
@@ -60,19 +60,9 @@ public struct LocationFix: Hashable, Sendable {
         do {
             coordinate = try Coordinate(lat: lat, lon: lon)
         } catch {
-            throw .invalid(field: error.field, message: error.description)
+            throw .invalid(field: error.field, message: error.message)
         }
         try self.init(coordinate: coordinate, accuracyMeters: accuracyMeters, takenAt: takenAt, place: place,
                       activity: activity, speedMetersPerSecond: speedMetersPerSecond)
-    }
-}
-
-extension GeoError {
-    /// The field the error names.
-    var field: String {
-        switch self {
-        case .notFinite(let field), .outOfRange(let field, _, _), .invalid(let field, _): return field
-        case .proj: return "coordinate"
-        }
     }
 }

@@ -1,12 +1,14 @@
+import GeoCore
+
 /// A person's id: 1 to 32 of `a-z`, `0-9`, `_` and `-`. Construction validates.
 public struct PersonID: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     public static let maxLength = 32
     public let rawValue: String
 
-    /// Validates `text`; the error names `field`.
-    public init(_ text: String, field: String = "id") throws(LiveMapError) {
+    /// Validates `text`; the error names `field`, in a body or file unless `place` says a parameter (a path's id).
+    public init(_ text: String, field: String = "id", in place: BadField.Place = .document) throws(LiveMapError) {
         guard (1...Self.maxLength).contains(text.utf8.count), text.utf8.allSatisfy(Self.isAllowed) else {
-            throw .invalid(field: field, message: "must be 1 to \(Self.maxLength) characters of a-z, 0-9, _ and -; got \"\(text.prefix(40))\"")
+            throw .invalid(field: field, message: "must be 1 to \(Self.maxLength) characters of a-z, 0-9, _ and -; got \"\(text.prefix(40))\"", in: place)
         }
         rawValue = text
     }

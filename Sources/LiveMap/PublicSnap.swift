@@ -11,7 +11,7 @@ public struct PublicSnap: Hashable, Sendable {
         do {
             try coordinate.checkProjectable()
         } catch {
-            throw .invalid(field: "lat", message: error.description)
+            throw .invalid(field: "lat", message: error.message)
         }
         self.person = person
         self.coordinate = coordinate
@@ -48,8 +48,8 @@ extension LiveMapService {
         for (index, snap) in snaps.enumerated() {
             do {
                 try Self.checkSnapTime(snap.takenAt, now: now)
-            } catch let LiveMapError.invalid(field, message) {
-                throw LiveMapError.invalid(field: "snaps[\(index)].\(field)", message: message)
+            } catch .invalid(let bad) {
+                throw LiveMapError.invalid(bad.prefixed("snaps[\(index)]."))
             }
         }
         try store.addSnaps(snaps)

@@ -180,8 +180,8 @@ public final class MapEngine: Sendable {
 
     /// An XYZ tile of 256 or 512 points at scale 1 or 2.
     public func renderTile(_ tile: TileID, tileSize: Int = 256, scale: Double = 1) throws -> Canvas {
-        guard Self.tileSizes.contains(tileSize) else { throw GeoError.invalid(field: "tileSize", reason: "must be 256 or 512, got \(tileSize)") }
-        guard Self.tileScales.contains(scale) else { throw GeoError.invalid(field: "scale", reason: "must be 1 or 2, got \(scale)") }
+        guard Self.tileSizes.contains(tileSize) else { throw BadField(field: "tileSize", message: "must be 256 or 512, got \(tileSize)") }
+        guard Self.tileScales.contains(scale) else { throw BadField(field: "scale", message: "must be 1 or 2, got \(scale)") }
         return try baseMap.render(MapView(tile: tile, tileSize: tileSize, scale: scale))
     }
 

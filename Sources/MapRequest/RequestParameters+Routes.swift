@@ -8,22 +8,23 @@ extension RequestParameters {
     /// `route` (cut to `last-meters` when given) and the framing: `size`, `scale`, `sheet`, `margin`.
     public func route(in catalog: RouteCatalog) throws -> (DeliveryRoute, RouteFrameOptions) {
         let screen = try trackingScreen()
+        let margin = try number("margin", in: RouteFrameOptions.marginRange)
+            ?? (values["last-meters"] == nil ? RouteFrameOptions.routeMargin : RouteFrameOptions.lastStretchMargin)
         let options: RouteFrameOptions
         do {
-            options = try RouteFrameOptions(size: screen.size, scale: screen.scale, sheet: screen.sheet,
-                                            margin: number("margin", in: RouteFrameOptions.marginRange)
-                                                ?? (values["last-meters"] == nil ? RouteFrameOptions.routeMargin : RouteFrameOptions.lastStretchMargin))
-        } catch let error as GeoError {
-            throw BadField(field: prefix + error.field, message: error.reason)
+            options = try RouteFrameOptions(size: screen.size, scale: screen.scale, sheet: screen.sheet, margin: margin)
+        } catch {
+            throw error.prefixed(prefix)
         }
+        let name = try required("route")
         var route: DeliveryRoute
         do {
-            route = try catalog.route(named: required("route"))
-        } catch let error as GeoError {
-            throw BadField(field: prefix + "route", message: error.reason)
+            route = try catalog.route(named: name)
+        } catch {
+            throw BadField(field: prefix + "route", message: error.message)
         }
         if let metres = try number("last-meters", in: 1...1_000_000) {
-            do { route = try route.last(metres) } catch { throw BadField(field: prefix + "last-meters", message: error.reason) }
+            do { route = try route.last(metres) } catch { throw BadField(field: prefix + "last-meters", message: error.message) }
         }
         return (route, options)
     }
@@ -32,7 +33,7 @@ extension RequestParameters {
     public func trackingScreen() throws(BadField) -> (size: ScreenSize, scale: Double, sheet: Double) {
         var size = ScreenSize(width: 393, height: 852)
         if let text = try string("size") {
-            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadField(field: prefix + "size", message: error.reason) }
+            do { size = try ScreenSize(parsing: text, field: "size") } catch { throw BadField(field: prefix + "size", message: error.message) }
         }
         return (size, try number("scale", in: Viewport.scaleRange) ?? 3, try number("sheet", in: RouteFrameOptions.sheetRange) ?? 0.52)
     }
@@ -42,8 +43,8 @@ extension RequestParameters {
         let screen = try trackingScreen()
         do {
             return try TrackingLayout(map, size: screen.size, scale: screen.scale, sheet: screen.sheet)
-        } catch let error as GeoError {
-            throw BadField(field: prefix + error.field, message: error.reason)
+        } catch let error as BadField {
+            throw error.prefixed(prefix)
         }
     }
 

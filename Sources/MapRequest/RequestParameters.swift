@@ -40,16 +40,21 @@ public struct RequestParameters: Sendable {
     }
 
     /// A value parsed by GeoCore, its errors renamed to the parameter.
-    private func parsed<T>(_ name: String, _ parse: (String) throws(GeoError) -> T) throws(BadField) -> T? {
+    private func parsed<T>(_ name: String, _ parse: (String) throws(BadField) -> T) throws(BadField) -> T? {
         guard let text = try string(name) else { return nil }
-        do { return try parse(text) } catch { throw bad(name, error.field == name ? error.reason : error.description) }
+        do { return try parse(text) } catch { throw renamed(error, to: name) }
+    }
+
+    /// GeoCore's error under the parameter `name` (its message names a field inside the parameter, when it is one).
+    private func renamed(_ error: BadField, to name: String) -> BadField {
+        bad(name, error.field == name ? error.message : error.description)
     }
 
     /// center, zoom, size and scale over the scene's viewport (whose insets stay when the size does).
     public func viewport(scene: Scene) throws(BadField) -> Viewport {
         let base = scene.viewport
-        let center = try parsed("center") { text throws(GeoError) in try Coordinate(parsing: text, field: "center") } ?? base.center
-        let size = try parsed("size") { text throws(GeoError) in try ScreenSize(parsing: text, field: "size") } ?? base.size
+        let center = try parsed("center") { text throws(BadField) in try Coordinate(parsing: text, field: "center") } ?? base.center
+        let size = try parsed("size") { text throws(BadField) in try ScreenSize(parsing: text, field: "size") } ?? base.size
         let zoom = try number("zoom", in: Viewport.zoomRange) ?? base.zoom
         let scale = try number("scale", in: Viewport.scaleRange) ?? base.scale
         do {
@@ -57,7 +62,7 @@ public struct RequestParameters: Sendable {
         } catch {
             // The parameter holding the field (`size` for `size.width`): the name a caller can change.
             let parameter = String(error.field.prefix { $0 != "." })
-            throw bad(parameter, error.field == parameter ? error.reason : error.description)
+            throw renamed(error, to: parameter)
         }
     }
 
@@ -108,15 +113,5 @@ public struct RequestParameters: Sendable {
         guard let id = try string("selected") else { return nil }
         guard friends.contains(where: { $0.id == id }) else { throw bad("selected", UnknownFriend(id: id).description) }
         return id
-    }
-}
-
-extension GeoError {
-    /// The field an error names.
-    var field: String {
-        switch self {
-        case .notFinite(let field), .outOfRange(let field, _, _), .invalid(let field, _): return field
-        case .proj: return "proj"
-        }
     }
 }

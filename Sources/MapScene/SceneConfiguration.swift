@@ -53,7 +53,7 @@ struct SceneRecord: Decodable {
         ]
         for (name, value, range) in checks {
             do {
-                try GeoError.check(value, name, in: range)
+                try BadField.check(value, name, in: range)
             } catch {
                 throw DataFileError(file: file, path: "selection.\(name)", message: error.description)
             }

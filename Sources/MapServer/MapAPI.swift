@@ -132,13 +132,12 @@ public final class MapAPI: Sendable {
         case let error as BadField: return json(400, ["error": error.description, (error.place == .document ? "field" : "parameter"): error.field])
         case let error as LiveMapError:
             switch error {
-            case .invalid(let field, _): return json(400, ["error": error.description, "field": field])
+            case .invalid(let bad): return failure(bad)
             case .notFound: return json(404, ["error": error.description])
             case .noLiveShare: return json(404, ["error": error.description, "parameter": "id"])
             case .conflict: return json(409, ["error": error.description])
             case .unavailable: return json(503, ["error": "the live store is unavailable; try again"], headers: [("Retry-After", "1")])
             }
-        case let error as GeoError: return json(400, ["error": error.description])
         case let error as RasterError: return json(400, ["error": error.description])
         case let error as UnknownFriend: return json(404, ["error": error.description])
         case let error as StreetsNotReady: return json(503, ["error": error.description], headers: [("Retry-After", String(StreetsNotReady.retryAfter))])

@@ -39,8 +39,8 @@ enum MeBodies {
             let fields = try JSONBody.fields(decoder, CodingKeys.self)
             do {
                 coordinate = try Coordinate(lat: fields.decode(Double.self, forKey: .lat), lon: fields.decode(Double.self, forKey: .lon))
-            } catch let error as GeoError {
-                throw JSONBody.invalid(error.description.hasPrefix("lon") ? "lon" : "lat", error.description)
+            } catch let error as BadField {
+                throw JSONBody.invalid(error.field, error.message)
             }
             at = try fields.decodeIfPresent(String.self, forKey: .at).map { try MeBodies.time($0, field: "at") }
         }

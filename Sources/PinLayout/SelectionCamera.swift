@@ -39,14 +39,14 @@ public struct SelectionCamera: Sendable {
     }
 
     /// The viewport's insets with the card's height at the bottom.
-    public static func insets(of viewport: Viewport, cardHeight: Double) throws(GeoError) -> EdgeInsets {
-        try GeoError.check(cardHeight, "card-height", in: cardHeightRange(for: viewport))
+    public static func insets(of viewport: Viewport, cardHeight: Double) throws(BadField) -> EdgeInsets {
+        try BadField.check(cardHeight, "card-height", in: cardHeightRange(for: viewport))
         var insets = viewport.insets
         insets.bottom = max(insets.bottom, cardHeight)
         return insets
     }
 
-    public func zoom(toFriend id: String, at coordinate: Coordinate, from viewport: Viewport, cardHeight: Double) throws(GeoError) -> ZoomAnswer {
+    public func zoom(toFriend id: String, at coordinate: Coordinate, from viewport: Viewport, cardHeight: Double) throws(BadField) -> ZoomAnswer {
         let framed = try viewport.with(insets: Self.insets(of: viewport, cardHeight: cardHeight))
         let keeps = viewport.zoom > maxZoom
         let zoom = keeps ? viewport.zoom : min(max(viewport.zoom, selectionZoom), maxZoom)
@@ -57,16 +57,16 @@ public struct SelectionCamera: Sendable {
     /// A group zooms to the whole zoom where it splits (`splitZoom`; the max zoom when it never does, and never
     /// past it), centred on its members, as supercluster's expansion zoom is used.
     public func zoom(toGroup id: String, members: [Coordinate], splitZoom: Int?, from viewport: Viewport,
-                     cardHeight: Double) throws(GeoError) -> ZoomAnswer {
+                     cardHeight: Double) throws(BadField) -> ZoomAnswer {
         let framed = try viewport.with(insets: Self.insets(of: viewport, cardHeight: cardHeight))
-        guard let box = GeoBoundingBox(enclosing: members) else { throw .invalid(field: "members", reason: "a group needs members") }
+        guard let box = GeoBoundingBox(enclosing: members) else { throw BadField(field: "members", message: "a group needs members") }
         let centre = WebMercator.unprojectUnchecked(try box.mercatorRect().center)
         let camera = try framed.camera(fitting: [centre], maxZoom: min(splitZoom.map(Double.init) ?? maxZoom, maxZoom))
         return try answer(id, camera: camera, focus: centre, from: viewport, framed: framed, keepsUserZoom: false)
     }
 
     private func answer(_ id: String, camera: Camera, focus: Coordinate, from viewport: Viewport, framed: Viewport,
-                        keepsUserZoom: Bool) throws(GeoError) -> ZoomAnswer {
+                        keepsUserZoom: Bool) throws(BadField) -> ZoomAnswer {
         let after = try framed.with(camera)
         let path = FlyToPath.frames(from: viewport.camera, to: camera, viewportSize: viewport.size)
         return ZoomAnswer(target: id, camera: camera, edgePadding: framed.insets, visibleBounds: after.visibleBounds,

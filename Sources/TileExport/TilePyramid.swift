@@ -13,12 +13,12 @@ public struct TilePyramid: Sendable {
     public let shardIndex: Int
     public let shardCount: Int
 
-    public init(cover: TileCover, shardIndex: Int = 0, shardCount: Int = 1) throws(GeoError) {
-        try GeoError.check(Double(shardCount), "shard count", in: 1...10_000)
-        try GeoError.check(Double(shardIndex), "shard index", in: 0...Double(shardCount - 1))
+    public init(cover: TileCover, shardIndex: Int = 0, shardCount: Int = 1) throws(BadField) {
+        try BadField.check(Double(shardCount), "shard count", in: 1...10_000)
+        try BadField.check(Double(shardIndex), "shard index", in: 0...Double(shardCount - 1))
         let count = cover.count
         guard count <= Self.maxTiles else {
-            throw .invalid(field: "bbox/zoom", reason: "the pyramid holds \(count) tiles; at most \(Self.maxTiles) per export (use --shard or fewer zooms)")
+            throw BadField(field: "bbox/zoom", message: "the pyramid holds \(count) tiles; at most \(Self.maxTiles) per export (use --shard or fewer zooms)")
         }
         self.cover = cover
         self.shardIndex = shardIndex

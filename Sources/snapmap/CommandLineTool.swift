@@ -70,7 +70,6 @@ enum CommandLineTool {
         switch error {
         case is UsageError, is BadField: (2, true)
         case let error as LiveMapError where error.field != nil: (2, false)
-        case is GeoError: (2, false)
         default: (1, false)
         }
     }

@@ -56,8 +56,8 @@ struct CameraFitTests {
     @Test func refusesPaddingLargerThanTheViewport() throws {
         let view = try viewport()
         let box = try GeoBoundingBox(west: -73.97, south: 40.70, east: -73.93, north: 40.72)
-        #expect(throws: GeoError.self) { try view.camera(fitting: box, padding: EdgeInsets(all: 200), maxZoom: 18) }
-        #expect(throws: GeoError.self) { try view.camera(fitting: box, padding: EdgeInsets(all: -1), maxZoom: 18) }
-        #expect(throws: GeoError.self) { try view.camera(fitting: [Coordinate](), maxZoom: 18) }
+        #expect(throws: BadField.self) { try view.camera(fitting: box, padding: EdgeInsets(all: 200), maxZoom: 18) }
+        #expect(throws: BadField.self) { try view.camera(fitting: box, padding: EdgeInsets(all: -1), maxZoom: 18) }
+        #expect(throws: BadField.self) { try view.camera(fitting: [Coordinate](), maxZoom: 18) }
     }
 }

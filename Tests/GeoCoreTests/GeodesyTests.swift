@@ -49,7 +49,7 @@ struct GeodesyTests {
             let remainder = try Polyline(try route.remainder(fromDistance: distance))
             #expect(abs(distance + remainder.length - route.length) < 1e-6, "driven plus remaining is the whole route")
         }
-        #expect(throws: GeoError.self) { try route.coordinate(atDistance: route.length + 1) }
-        #expect(throws: GeoError.self) { try Polyline([Coordinate(lat: 0, lon: 0)]) }
+        #expect(throws: BadField.self) { try route.coordinate(atDistance: route.length + 1) }
+        #expect(throws: BadField.self) { try Polyline([Coordinate(lat: 0, lon: 0)]) }
     }
 }

@@ -51,17 +51,13 @@ struct ProjTransformerTests {
     }
 
     @Test func projErrorsCarryProjsMessage() throws {
-        let error = #expect(throws: GeoError.self) { try ProjTransformer.toWebMercator(from: "EPSG:999999") }
-        guard case .proj(let operation, let message)? = error else {
-            Issue.record("expected a PROJ error, got \(String(describing: error))")
-            return
-        }
-        #expect(operation.contains("EPSG:999999"))
-        #expect(!message.isEmpty && message != "unknown PROJ error")
+        let error = #expect(throws: ProjError.self) { try ProjTransformer.toWebMercator(from: "EPSG:999999") }
+        #expect(error?.operation.contains("EPSG:999999") == true)
+        #expect(error.map { !$0.message.isEmpty && $0.message != "unknown PROJ error" } == true)
         let transformer = try ProjTransformer.toWebMercator(from: ProjTransformer.wgs84)
-        #expect(throws: GeoError.self) { try transformer.transform(x: 0, y: 95) }
+        #expect(throws: ProjError.self) { try transformer.transform(x: 0, y: 95) }
         var xs = [0.0, 10.0]
         var ys = [0.0, 95.0]
-        #expect(throws: GeoError.self) { try transformer.transform(xs: &xs, ys: &ys) }
+        #expect(throws: ProjError.self) { try transformer.transform(xs: &xs, ys: &ys) }
     }
 }

@@ -75,12 +75,12 @@ struct TileIDTests {
     }
 
     @Test func refusesBadTiles() {
-        #expect(throws: GeoError.self) { try TileID(z: 23, x: 0, y: 0) }
-        #expect(throws: GeoError.self) { try TileID(z: 2, x: 4, y: 0) }
-        #expect(throws: GeoError.self) { try TileID(z: 2, x: 0, y: -1) }
-        #expect(throws: GeoError.self) { try TileID(quadkey: "0314") }
-        #expect(throws: GeoError.self) { try TileID(parsing: "1/2") }
-        #expect(throws: GeoError.self) { try GeoBoundingBox(parsing: "-73.9,40.7,-74.0,40.8", field: "bbox") }
-        #expect(throws: GeoError.self) { try TileCover(bounds: GeoBoundingBox(west: 0, south: 0, east: 1, north: 89), zooms: 0...2) }
+        #expect(throws: BadField.self) { try TileID(z: 23, x: 0, y: 0) }
+        #expect(throws: BadField.self) { try TileID(z: 2, x: 4, y: 0) }
+        #expect(throws: BadField.self) { try TileID(z: 2, x: 0, y: -1) }
+        #expect(throws: BadField.self) { try TileID(quadkey: "0314") }
+        #expect(throws: BadField.self) { try TileID(parsing: "1/2") }
+        #expect(throws: BadField.self) { try GeoBoundingBox(parsing: "-73.9,40.7,-74.0,40.8", field: "bbox") }
+        #expect(throws: BadField.self) { try TileCover(bounds: GeoBoundingBox(west: 0, south: 0, east: 1, north: 89), zooms: 0...2) }
     }
 }

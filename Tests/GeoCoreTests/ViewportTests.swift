@@ -43,14 +43,14 @@ struct ViewportTests {
     @Test func refusesBadFields() throws {
         let center = try Coordinate(lat: 40.7, lon: -73.9)
         let size = ScreenSize(width: 393, height: 852)
-        #expect(throws: GeoError.outOfRange(field: "zoom", value: 23, allowed: Viewport.zoomRange)) {
+        #expect(throws: BadField.outOfRange("zoom", given: "23.0", allowed: Viewport.zoomRange)) {
             try Viewport(center: center, zoom: 23, size: size)
         }
-        #expect(throws: GeoError.notFinite(field: "zoom")) { try Viewport(center: center, zoom: .nan, size: size) }
-        #expect(throws: GeoError.self) { try Viewport(center: center, zoom: 10, size: ScreenSize(width: 0, height: 10)) }
-        #expect(throws: GeoError.self) { try Viewport(center: center, zoom: 10, size: size, scale: 5) }
-        #expect(throws: GeoError.self) { try Viewport(center: Coordinate(lat: 89, lon: 0), zoom: 10, size: size) }
-        #expect(throws: GeoError.self) {
+        #expect(throws: BadField.notFinite("zoom")) { try Viewport(center: center, zoom: .nan, size: size) }
+        #expect(throws: BadField.self) { try Viewport(center: center, zoom: 10, size: ScreenSize(width: 0, height: 10)) }
+        #expect(throws: BadField.self) { try Viewport(center: center, zoom: 10, size: size, scale: 5) }
+        #expect(throws: BadField.self) { try Viewport(center: Coordinate(lat: 89, lon: 0), zoom: 10, size: size) }
+        #expect(throws: BadField.self) {
             try Viewport(center: center, zoom: 10, size: size, insets: EdgeInsets(top: 500, left: 0, bottom: 400, right: 0))
         }
     }

@@ -52,12 +52,12 @@ struct WebMercatorTests {
     }
 
     @Test func refusesWhatItCannotProject() throws {
-        #expect(throws: GeoError.outOfRange(field: "lat", value: 86, allowed: -WebMercator.maxLatitude...WebMercator.maxLatitude)) {
+        #expect(throws: BadField.outOfRange("lat", given: "86.0", allowed: -WebMercator.maxLatitude...WebMercator.maxLatitude)) {
             try WebMercator.project(Coordinate(lat: 86, lon: 0))
         }
-        #expect(throws: GeoError.notFinite(field: "lat")) { try Coordinate(lat: .nan, lon: 0) }
-        #expect(throws: GeoError.notFinite(field: "lon")) { try Coordinate(lat: 0, lon: .infinity) }
-        #expect(throws: GeoError.outOfRange(field: "lon", value: 181, allowed: -180...180)) { try Coordinate(lat: 0, lon: 181) }
-        #expect(throws: GeoError.self) { try WebMercator.unproject(MercatorPoint(x: 0, y: 3 * WebMercator.halfWorld)) }
+        #expect(throws: BadField.notFinite("lat")) { try Coordinate(lat: .nan, lon: 0) }
+        #expect(throws: BadField.notFinite("lon")) { try Coordinate(lat: 0, lon: .infinity) }
+        #expect(throws: BadField.outOfRange("lon", given: "181.0", allowed: -180...180)) { try Coordinate(lat: 0, lon: 181) }
+        #expect(throws: BadField.self) { try WebMercator.unproject(MercatorPoint(x: 0, y: 3 * WebMercator.halfWorld)) }
     }
 }

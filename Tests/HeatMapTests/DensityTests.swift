@@ -153,12 +153,12 @@ struct DensityTests {
         #expect(places.count == 50 && median > 60 && median < 180, "Rayleigh spread with σ = 100 m has a median of 118 m")
         let bad = ActivityGenerator.Hotspots(seed: 7, endsAt: "2026-11-29T18:00:00Z", hours: 12,
                                              hotspots: [.init(name: "x", lat: 95, lon: 0, spreadMeters: 10, points: 1, weight: [1, 1], posters: 1)])
-        #expect(throws: GeoError.self) { try ActivityGenerator.generate(bad) { _ in true } }
+        #expect(throws: BadField.self) { try ActivityGenerator.generate(bad) { _ in true } }
         // Water west of a meridian through the hotspot's centre's east: every place is redrawn onto land, and a
         // centre in the water is refused.
         let east = { (place: Coordinate) in place.lon > -73.9520 }
         let dry = try ActivityGenerator.generate(spec, isLand: east)
         #expect(dry.count >= 50 && dry.allSatisfy { $0.lon > -73.9520 })
-        #expect(throws: GeoError.self) { try ActivityGenerator.generate(spec) { $0.lon > -73.9500 } }
+        #expect(throws: BadField.self) { try ActivityGenerator.generate(spec) { $0.lon > -73.9500 } }
     }
 }

@@ -33,11 +33,11 @@ struct PartitionedViewTests {
             let partition = try ViewPartition(parsing: text, field: "--partition")
             Issue.record("\"\(text)\" was taken as \(partition)")
         } catch {
-            guard case .invalid(let field, let message) = error else {
+            guard case .invalid(let bad) = error else {
                 Issue.record("\(error)")
                 return
             }
-            #expect(field == "--partition" && message.contains(" to "), "\(message)")
+            #expect(bad.field == "--partition" && bad.message.contains(" to "), "\(bad.message)")
         }
     }
 

@@ -98,8 +98,8 @@ struct PyramidTests {
 
     @Test func oversizedPyramidsAndBadShardsAreRefused() throws {
         let world = try GeoBoundingBox(west: -180, south: -85, east: 180, north: 85)
-        #expect(throws: GeoError.self) { try TilePyramid(cover: TileCover(bounds: world, zooms: 0...12)) }
-        #expect(throws: GeoError.self) { try TilePyramid(cover: TileCover(bounds: box, zooms: 12...13), shardIndex: 3, shardCount: 3) }
+        #expect(throws: BadField.self) { try TilePyramid(cover: TileCover(bounds: world, zooms: 0...12)) }
+        #expect(throws: BadField.self) { try TilePyramid(cover: TileCover(bounds: box, zooms: 12...13), shardIndex: 3, shardCount: 3) }
     }
 
     @Test func resumingWithOtherSettingsIsAnErrorAndARestartReplacesTheTiles() throws {

@@ -83,8 +83,8 @@ struct RouteTests {
         let tracker = DeliveryTracker(engine: try EngineFixture.engine.get())
         let lucias = try tracker.routes.route(named: "lucias")
         #expect { try tracker.routes.route(named: "pizza-palace") } throws: { "\($0)".contains("lucias, sakura") }
-        #expect(throws: GeoError.self) { try tracker.courier(on: lucias, progress: 1.5, frame: tracker.frame(lucias, options: RouteFrameOptions())) }
-        #expect(throws: GeoError.outOfRange(field: "sheet", value: 0.95, allowed: RouteFrameOptions.sheetRange)) { try RouteFrameOptions(sheet: 0.95) }
-        #expect(throws: GeoError.self) { try lucias.last(100_000) }
+        #expect(throws: BadField.self) { try tracker.courier(on: lucias, progress: 1.5, frame: tracker.frame(lucias, options: RouteFrameOptions())) }
+        #expect(throws: BadField.outOfRange("sheet", given: "0.95", allowed: RouteFrameOptions.sheetRange)) { try RouteFrameOptions(sheet: 0.95) }
+        #expect(throws: BadField.self) { try lucias.last(100_000) }
     }
 }

@@ -54,7 +54,7 @@ struct SelectionRuleTests {
         let layout = try engine.layout(scene.viewport, friends: friends, now: scene.capturedAt)
         #expect(throws: Never.self) { try engine.zoom(to: "group-maya", friends: friends, from: scene.viewport, layout: layout, cardHeight: 700) }
         #expect(throws: Never.self) { try engine.zoom(to: "jordan", friends: friends, from: scene.viewport, layout: layout, cardHeight: 700) }
-        #expect(throws: GeoError.outOfRange(field: "card-height", value: 793, allowed: range)) {
+        #expect(throws: BadField.outOfRange("card-height", given: "793.0", allowed: range)) {
             try engine.zoom(to: "group-maya", friends: friends, from: scene.viewport, layout: layout, cardHeight: 793)
         }
     }

@@ -36,7 +36,7 @@ struct EncodedControlTests {
         let (token, friend) = try personWithAFriend(server)
         let (status, _, body) = try await server.fetch("/v1/me/friends/\(friend)%2500", method: "DELETE", token: token)
         let error = try #require(try JSONSerialization.jsonObject(with: body) as? [String: String])
-        #expect(status == 400 && error["field"] == "id" && error["error"]?.contains("\(friend)%00") == true, "\(error)")
+        #expect(status == 400 && error["parameter"] == "id" && error["field"] == nil && error["error"]?.contains("\(friend)%00") == true, "\(error)")
         #expect(try await friendIDs(server, token) == [friend])
     }
 
