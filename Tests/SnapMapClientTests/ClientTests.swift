@@ -108,7 +108,8 @@ struct ClientTests {
         let refused = await Self.send(60, impatient, fix)
         #expect(refused.contains { if case .rateLimited(let seconds) = $0 { seconds >= 1 } else { false } }, "\(refused)")
         let patient = SnapMapClient(baseURL: server.base, token: token, retries: 4)
-        #expect(await Self.send(30, patient, fix).isEmpty, "every update lands after the waits Retry-After asked for")
+        let unlanded = await Self.send(30, patient, fix)
+        #expect(unlanded.isEmpty, "every update lands after the waits Retry-After asked for: \(unlanded)")
     }
 
     /// Sends `count` updates at once; answers the errors.
