@@ -40,7 +40,7 @@ public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
         lock.unlock()
         let opened = DispatchTime.now().uptimeNanoseconds
         guard start, let first = try? SQLiteDatabase(path: store.path) else { return }
-        let latest = try? first.query("SELECT coalesce(max(seq), 0) FROM changes").first?.first?.integer
+        let latest = Self.highWater(first)
         // A change committed before `opened` is at or below the cursor: this listener starts caught up to it.
         if latest != nil { lock.withLock { caughtUp = opened } }
         let cursor = latest ?? 0
@@ -76,13 +76,22 @@ public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
         }
     }
 
+    /// The seq of the last row ever written to the log (AUTOINCREMENT keeps it in `sqlite_sequence`); nil unread.
+    private static func highWater(_ database: SQLiteDatabase) -> Int? {
+        try? database.query("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0)").first?.first?.integer
+    }
+
     /// Delivers the rows after `cursor` written by other instances; returns the new cursor.
     private func poll(_ database: SQLiteDatabase, after cursor: Int) -> Int {
         let started = DispatchTime.now().uptimeNanoseconds
         guard let rows = try? database.query("SELECT seq, origin, message FROM changes WHERE seq > ? ORDER BY seq LIMIT 1000", [.integer(cursor)]) else { return cursor }
         guard let last = rows.last?[0].integer else {
+            // Every row after the cursor may have been pruned unheard (this process stood still past the retention):
+            // the log's high-water mark, which pruning never lowers, says so.
+            guard let top = Self.highWater(database) else { return cursor }
+            if top > cursor, cursor > 0 { for handler in lock.withLock({ handlers }) { handler(.resync) } }
             lock.withLock { caughtUp = started }
-            return cursor
+            return top
         }
         lock.lock()
         let current = handlers

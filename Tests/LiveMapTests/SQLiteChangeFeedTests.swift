@@ -20,6 +20,32 @@ struct SQLiteChangeFeedTests {
         #expect(feed.caughtUpAt != nil, "a server that just started says its bus is current")
     }
 
+    /// A replica that stood still past the retention (paused, swapped out) while the only changes it missed were
+    /// pruned finds no row after its cursor: it must still resync, or a deleted person's token stays signed in there.
+    @Test func aListenerWhoseMissedChangesWereAllPrunedIsToldToResync() throws {
+        let path = SQLiteStoreTests.temporaryPath()
+        let store = try SQLiteLiveStore(path: path, synchronous: false)
+        #expect(try store.addPerson(StoreConformance.person("ann"), settings: .newPerson))
+        #expect(try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann")), "a logged move: the cursor is past 0")
+        let feed = store.makeChangeFeed()
+        let resyncs = Counter()
+        feed.listen { if case .resync = $0 { resyncs.add() } }
+        // Another process's change, written and pruned in one transaction: no poll can have read it.
+        let other = try SQLiteDatabase(path: path)
+        try other.execute("BEGIN IMMEDIATE; INSERT INTO changes (origin, message, at_ms) VALUES ('elsewhere', 'x', 0); DELETE FROM changes; COMMIT")
+        let until = Date().addingTimeInterval(2)
+        while resyncs.value == 0 && Date() < until { Thread.sleep(forTimeInterval: SQLiteChangeFeed.pollInterval) }
+        #expect(resyncs.value == 1, "told to resync once, within 2 s (40 polls)")
+    }
+
+    /// Counts what a feed's thread hears.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func add() { lock.withLock { count += 1 } }
+    }
+
     @Test func aPruneWaitingForTheWriteLockHoldsNothingHeard() throws {
         let path = SQLiteStoreTests.temporaryPath()
         let store = try SQLiteLiveStore(path: path, synchronous: false)
