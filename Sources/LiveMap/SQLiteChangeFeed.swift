@@ -84,14 +84,17 @@ public final class SQLiteChangeFeed: LiveBus, BusLiveness, @unchecked Sendable {
     /// Delivers the rows after `cursor` written by other instances; returns the new cursor.
     private func poll(_ database: SQLiteDatabase, after cursor: Int) -> Int {
         let started = DispatchTime.now().uptimeNanoseconds
+        // The high-water mark is read before the rows: a row committed between the two reads is then above it and
+        // read by the next poll, rather than taken for a pruned one (a needless resync that skipped it).
+        let top = Self.highWater(database)
         guard let rows = try? database.query("SELECT seq, origin, message FROM changes WHERE seq > ? ORDER BY seq LIMIT 1000", [.integer(cursor)]) else { return cursor }
         guard let last = rows.last?[0].integer else {
-            // Every row after the cursor may have been pruned unheard (this process stood still past the retention):
-            // the log's high-water mark, which pruning never lowers, says so.
-            guard let top = Self.highWater(database) else { return cursor }
+            // Every row after the cursor up to the mark was pruned unheard (this process stood still past the
+            // retention): pruning never lowers the mark.
+            guard let top else { return cursor }
             if top > cursor, cursor > 0 { for handler in lock.withLock({ handlers }) { handler(.resync) } }
             lock.withLock { caughtUp = started }
-            return top
+            return max(top, cursor)
         }
         lock.lock()
         let current = handlers

@@ -38,6 +38,35 @@ struct SQLiteChangeFeedTests {
         #expect(resyncs.value == 1, "told to resync once, within 2 s (40 polls)")
     }
 
+    /// Another process writing without pause commits rows between a poll's reads: each must be heard as itself,
+    /// none taken for a pruned row (a resync, which used to skip it).
+    @Test func rowsCommittedWhileAPollReadsAreHeardAndNeverTakenForPruned() throws {
+        let path = SQLiteStoreTests.temporaryPath()
+        let store = try SQLiteLiveStore(path: path, synchronous: false)
+        #expect(try store.addPerson(StoreConformance.person("ann"), settings: .newPerson))
+        #expect(try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann")), "a logged move: the cursor is past 0")
+        let feed = store.makeChangeFeed()
+        let (resyncs, heard) = (Counter(), Counter())
+        feed.listen { message in
+            if case .resync = message { resyncs.add() } else { heard.add() }
+        }
+        let other = try SQLiteDatabase(path: path)
+        try other.execute("PRAGMA synchronous = OFF")
+        // One row about every 0.15 ms for 2 s: the feed catches up at each of its 40 polls, so each poll's reads
+        // have rows landing between them.
+        var written = 0
+        let writing = Date().addingTimeInterval(2)
+        while Date() < writing {
+            try other.execute("INSERT INTO changes (origin, message, at_ms) VALUES ('elsewhere', 'p|ann', 0)")
+            written += 1
+            usleep(100)
+        }
+        let until = Date().addingTimeInterval(5)
+        while heard.value < written && Date() < until { Thread.sleep(forTimeInterval: SQLiteChangeFeed.pollInterval) }
+        #expect(heard.value == written, "every row written is heard once, within 5 s")
+        #expect(resyncs.value == 0, "no row was taken for a pruned one")
+    }
+
     /// Counts what a feed's thread hears.
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
