@@ -50,6 +50,10 @@ public final class SnapAggregate: @unchecked Sendable {
         /// The epoch a time falls in, and the instant an epoch starts at.
         public func epoch(of date: Date) -> Int { Int((date.timeIntervalSince1970 / Double(epochSeconds)).rounded(.down)) }
         public func start(of epoch: Int) -> Date { Date(timeIntervalSince1970: Double(epoch) * Double(epochSeconds)) }
+        /// The start of the oldest hour a snapshot of `epoch` counts.
+        public func windowStart(of epoch: Int) -> Date {
+            Date(timeIntervalSince1970: Double(SnapAggregate.hour(of: start(of: epoch)) - windowHours + 1) * 3600)
+        }
         /// The first epoch whose start is at or after `date`: the first to draw a Snap received then.
         func firstEpoch(receiving date: Date) -> Int { Int((date.timeIntervalSince1970 / Double(epochSeconds)).rounded(.up)) }
     }
@@ -84,10 +88,15 @@ public final class SnapAggregate: @unchecked Sendable {
     /// The hour index of a time (hours since 1970).
     public static func hour(of date: Date) -> Int { Int((date.timeIntervalSince1970 / 3600).rounded(.down)) }
 
+    /// A Snap's weight relative to its hour's start, in fixed point.
+    private func weight(takenAt: Date, hour: Int) -> UInt64 {
+        UInt64((pow(2, (takenAt.timeIntervalSince1970 - Double(hour) * 3600) / 3600 / settings.halfLifeHours) * Self.fixedPointOne).rounded())
+    }
+
     /// Adds one Snap: O(1). A snapshot already taken of an epoch that draws it is dropped, to be taken again.
     public func add(_ snap: PostedSnap) {
         let hour = Self.hour(of: snap.takenAt)
-        let weight = UInt64((pow(2, (snap.takenAt.timeIntervalSince1970 - Double(hour) * 3600) / 3600 / settings.halfLifeHours) * Self.fixedPointOne).rounded())
+        let weight = weight(takenAt: snap.takenAt, hour: hour)
         let contribution = Contribution(poster: snap.poster, hour: hour, epoch: settings.firstEpoch(receiving: snap.receivedAt))
         let key = cellKey(of: snap.point)
         lock.lock()
@@ -106,6 +115,46 @@ public final class SnapAggregate: @unchecked Sendable {
             snapshots = snapshots.filter { $0.key < epoch }
             addsDrawnByAsked += 1
         }
+    }
+
+    /// Makes what is held match `snaps` (every Snap the store has from `settings.windowStart(of: epoch)` on) from
+    /// epoch `from` on, after a bus that may have lost messages: a poster with none there leaves (a removal not
+    /// heard of), and each poster's total per cell and hour that is short grows by what it lacks (Snaps not heard
+    /// of). Earlier epochs draw as they did. Returns how many posters left and how many totals grew.
+    @discardableResult
+    public func reconcile(with snaps: [PostedSnap], from epoch: Int) -> (removed: Int, grown: Int) {
+        let oldest = Self.hour(of: settings.windowStart(of: epoch))
+        var wanted: [UInt64: [PosterHour: UInt64]] = [:]
+        for snap in snaps {
+            let hour = Self.hour(of: snap.takenAt)
+            guard hour >= oldest else { continue }
+            wanted[cellKey(of: snap.point), default: [:]][PosterHour(poster: snap.poster, hour: hour), default: 0] += weight(takenAt: snap.takenAt, hour: hour)
+        }
+        let posters = Set(snaps.map(\.poster))
+        return lock.withLock {
+            let gone = Set(cells.values.flatMap { $0.keys.map(\.poster) }).subtracting(posters)
+            var grown = 0
+            for (key, totals) in wanted {
+                var held: [PosterHour: UInt64] = [:]
+                for (contribution, weight) in cells[key] ?? [:] { held[PosterHour(poster: contribution.poster, hour: contribution.hour), default: 0] += weight }
+                for (posterHour, total) in totals where total > held[posterHour, default: 0] {
+                    cells[key, default: [:]][Contribution(poster: posterHour.poster, hour: posterHour.hour, epoch: epoch), default: 0] += total - held[posterHour, default: 0]
+                    grown += 1
+                }
+            }
+            for poster in gone { removals[poster] = min(removals[poster] ?? .max, epoch) }
+            if !gone.isEmpty || grown > 0 {
+                snapshots = snapshots.filter { $0.key < epoch }
+                addsDrawnByAsked += 1
+            }
+            return (gone.count, grown)
+        }
+    }
+
+    /// A poster's Snaps in one cell taken in one hour, whatever epoch drew them first.
+    private struct PosterHour: Hashable {
+        let poster: String
+        let hour: Int
     }
 
     /// The cells a snapshot of `epoch` draws from: without the posters removed by then, who are forgotten.
@@ -152,7 +201,7 @@ public final class SnapAggregate: @unchecked Sendable {
     @discardableResult
     public func prune(at now: Date) -> Int {
         let startHour = Self.hour(of: settings.start(of: settings.epoch(of: now)))
-        let oldest = startHour - settings.windowHours + 1
+        let oldest = Self.hour(of: settings.windowStart(of: settings.epoch(of: now)))
         lock.lock()
         defer { lock.unlock() }
         let before = contributionCount

@@ -50,26 +50,3 @@ public enum SnapsFile {
         return data
     }
 }
-
-/// Feeds a glow from the live store: the Snaps of the window ending at `clock()` (received when taken),
-/// then every Snap posted, received at `clock()` then, so it is drawn from the next epoch on; a removed person's Snaps
-/// leave it from the next epoch on, as any change does.
-public enum LiveGlow {
-    public static func connect(_ glow: SnapAggregate, live: LiveMapService, clock: @escaping @Sendable () -> Date) throws {
-        live.observeSnaps { snap in glow.add(posted(snap, receivedAt: clock())) }
-        live.observe { change in
-            if case .removed(let person) = change { glow.remove(poster: person.rawValue, from: glow.settings.epoch(of: clock()) + 1) }
-        }
-        let now = clock()
-        for snap in try live.store.snaps(since: now.addingTimeInterval(-LiveMapService.snapWindow)) {
-            glow.add(posted(snap, receivedAt: min(snap.takenAt, now)))
-        }
-    }
-
-    /// A Snap as the glow sees it (mercator, and the poster only as a name to count), received at `receivedAt`
-    /// (when taken, when not given).
-    public static func posted(_ snap: PublicSnap, receivedAt: Date? = nil) -> PostedSnap {
-        PostedSnap(poster: snap.person.rawValue, point: WebMercator.projectUnchecked(lat: snap.coordinate.lat, lon: snap.coordinate.lon),
-                   takenAt: snap.takenAt, receivedAt: receivedAt)
-    }
-}

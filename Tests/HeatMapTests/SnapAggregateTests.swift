@@ -150,6 +150,31 @@ struct SnapAggregateTests {
         #expect(next.digest != atStart.digest && next.points == reference.snapshot(at: start.addingTimeInterval(300)).points)
     }
 
+    /// After a bus lost messages, reconciling with the store's Snaps makes the next epoch draw exactly what an
+    /// aggregate fed only the store's Snaps draws (a poster removed unheard gone, Snaps posted unheard there); the
+    /// epoch it came in draws as it did, and a second reconcile changes nothing.
+    @Test func reconcilingWithTheStoreDrawsWhatTheStoreHoldsFromTheNextEpoch() {
+        let held = Self.snaps(count: 2000, seed: 21)
+        let removed = held[0].poster
+        let unheard = Self.snaps(count: 600, seed: 22).map { PostedSnap(poster: "new-" + $0.poster, point: $0.point, takenAt: $0.takenAt) }
+        let stored = held.filter { $0.poster != removed } + unheard
+        let aggregate = SnapAggregate(settings: Self.settings)
+        held.forEach(aggregate.add)
+        let now = Self.end.addingTimeInterval(1800)
+        let before = aggregate.snapshot(at: now).points
+        let next = Self.settings.epoch(of: now) + 1
+        let inWindow = stored.filter { $0.takenAt >= Self.settings.windowStart(of: next) }
+        let changed = aggregate.reconcile(with: inWindow, from: next)
+        let gone = Set(held.map(\.poster)).subtracting(inWindow.map(\.poster))
+        #expect(gone.contains(removed) && changed.removed == gone.count && changed.grown > 0)
+        #expect(aggregate.snapshot(at: now).points == before, "the epoch it came in draws as it did")
+        let reference = SnapAggregate(settings: Self.settings)
+        stored.forEach(reference.add)
+        let drawn = aggregate.snapshot(at: Self.settings.start(of: next)).points
+        #expect(drawn != before && drawn == reference.snapshot(at: Self.settings.start(of: next)).points)
+        #expect(aggregate.reconcile(with: inWindow, from: next) == (0, 0), "a second reconcile changes nothing")
+    }
+
     @Test(arguments: [("maxWeightPerPoster", 0.0, 300), ("epochSeconds", 3.0, 0), ("epochSeconds", 3.0, 7200)])
     func theStyleRefusesCapsAndEpochsOutOfRange(field: String, cap: Double, epoch: Int) {
         #expect {
