@@ -42,8 +42,10 @@ run: basemap
 	scripts/poses-frame.sh $(RELEASE_BIN) $(OUT)
 	@cat $(OUT)/williamsburg-layout.json
 
+# A test run in which no test starts or ends for STALL seconds is ended, naming the tests still running.
+STALL ?= 900
 test: setup
-	$(SWIFT) test
+	scripts/watch-tests.py $(STALL) $(SWIFT) test
 
 # Every test with WIDTH of them running at once (Swift Testing's own limit; `--num-workers` reaches only XCTest), to
 # find tests that depend on what runs beside them or on how many cores there are.

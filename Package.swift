@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "BaseMap", "GeoCore", "MapEngine", "MapScene", "TileExport", "SQLiteKit", "snapmap", "ServerTestSupport"]),
         .testTarget(name: "HeatMapTests", dependencies: ["HeatMap", "GeoCore", "Raster"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "BaseMap", "GeoCore"]),
-        .testTarget(name: "OrdersTests", dependencies: ["Orders", "Routing", "LiveMap", "SQLiteKit", "RedisStore", "BaseMap", "GeoCore"]),
+        .testTarget(name: "OrdersTests", dependencies: ["Orders", "Routing", "LiveMap", "SQLiteKit", "RedisStore", "BaseMap", "GeoCore", "ServerTestSupport"]),
         .testTarget(name: "PinLayoutTests", dependencies: ["PinLayout", "GeoCore"]),
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(name: "LiveMapTests", dependencies: ["LiveMap", "GeoCore", "SQLiteKit", "RedisStore", "snapmap", "ServerTestSupport"]),

@@ -11,6 +11,7 @@ public final class LocalRedisCluster: @unchecked Sendable {
     public let ports: [Int]
     public let replicasPerMaster: Int
     let directory: URL
+    private let launch: @Sendable (Process) throws -> Void
     private let lock = NSLock()
     private var processes: [Process] = []
     private var pipes: [Pipe] = []
@@ -20,8 +21,10 @@ public final class LocalRedisCluster: @unchecked Sendable {
 
     /// Starts three masters with `replicasPerMaster` replicas each on consecutive ports from `basePort` (default: a
     /// free range below 22768, as bus ports are 10,000 up, under the ephemeral range) and joins them into a cluster.
-    public init(replicasPerMaster: Int = 1, basePort: Int? = nil) throws {
+    /// `launch` starts each process (the tests pass theirs, which starts one process at a time).
+    public init(replicasPerMaster: Int = 1, basePort: Int? = nil, launch: @escaping @Sendable (Process) throws -> Void = { try $0.run() }) throws {
         self.replicasPerMaster = replicasPerMaster
+        self.launch = launch
         let count = Self.masterCount * (1 + replicasPerMaster)
         let base = basePort ?? Self.freeBase(count: count)
         ports = (0..<count).map { base + $0 }
@@ -81,7 +84,7 @@ public final class LocalRedisCluster: @unchecked Sendable {
         process.standardInput = pipe
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        try launch(process)
         lock.withLock {
             processes.append(process)
             pipes.append(pipe)
@@ -146,7 +149,7 @@ public final class LocalRedisCluster: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try launch(process)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw RedisFailure(description: "\(program) failed: \(text.suffix(400))") }

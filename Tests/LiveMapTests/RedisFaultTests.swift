@@ -29,7 +29,7 @@ enum FaultPlan {
 @Suite("Redis Cluster faults", .serialized)
 struct RedisFaultTests {
     static let fixture = Result { () throws -> (LocalRedisCluster, ServerFixture) in
-        let cluster = try LocalRedisCluster(replicasPerMaster: 2)
+        let cluster = try LocalRedisCluster(replicasPerMaster: 2, launch: TestProcess.launch)
         // The demo server seeds the store as it starts: its writes need a replica that acknowledged each master (a
         // clean-clone run once started it a moment too soon, and it exited on the refused seed).
         try cluster.waitForGoodReplicas()

@@ -1,26 +1,14 @@
 import Foundation
 import LiveMap
+import ServerTestSupport
 import Testing
 
 /// `snapmap seed --synthetic`: the world it writes and the tokens it hands out, checked by reading the store back.
 @Suite("snapmap seed --synthetic")
 struct SyntheticSeedTests {
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("snapmap")
-        if !FileManager.default.isExecutableFile(atPath: executable.path) { executable = root.appendingPathComponent(".build/debug/snapmap") }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stdout, stderr)
+        let result = try Snapmap.run(arguments)
+        return (result.status, result.output, result.errorOutput)
     }
 
     static func scratch() throws -> URL {

@@ -48,7 +48,7 @@ enum Faults {
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         let started = Date()
-        try process.run()
+        try TestProcess.launch(process)
         let ended = waitForExit(process, seconds: timeout)
         if !ended { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -183,7 +183,7 @@ final class ReopeningStream: @unchecked Sendable {
                 let curl = Process()
                 curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
                 curl.arguments = ["-sN", "--max-time", "20", "-o", "/dev/null", "-H", "Authorization: Bearer \(token)", base + "/v1/me/events"]
-                guard (try? curl.run()) != nil else { break }
+                guard (try? TestProcess.launch(curl)) != nil else { break }
                 curl.waitUntilExit()
                 // curl's 7: the connection was refused (the server has stopped listening).
                 if curl.terminationStatus == 7 { break }

@@ -278,15 +278,9 @@ struct SlowClientTests {
     }
 
     private func slowClients(_ server: ServerFixture, count: Int, addresses: Int, trickle: Bool = false, body: Bool = false) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [server.root.appendingPathComponent("Tests/tools/slow_clients.py").path, "127.0.0.1",
-                             String(server.base.port ?? 0), String(count), String(addresses)] + (trickle ? ["--trickle"] : []) + (body ? ["--body"] : [])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let text = try TestProcess.run(program: "python3", [server.root.appendingPathComponent("Tests/tools/slow_clients.py").path, "127.0.0.1",
+                                                            String(server.base.port ?? 0), String(count), String(addresses)]
+                                                           + (trickle ? ["--trickle"] : []) + (body ? ["--body"] : [])).stdout
         return try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any], "\(String(decoding: text, as: UTF8.self))")
     }
 }

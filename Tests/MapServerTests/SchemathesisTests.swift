@@ -21,25 +21,14 @@ struct SchemathesisTests {
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path), "run `make setup`: it installs schemathesis")
         let server = try ServerFixture()
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-schemathesis-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = [
+        let result = try TestProcess.run(Self.executable, [
             "--config-file", Contract.root.appendingPathComponent("Tests/tools/schemathesis.toml").path, "run", Contract.file.path, "--url", server.base.absoluteString, "--header", "Authorization: Bearer \(server.token)",
             "--max-examples", Self.examples, "--request-timeout", "120", "--seed", Self.seed,
             "--exclude-operation-id", "events", "--exclude-operation-id", "signOut", "--exclude-operation-id", "deleteAccount",
             "--report-dir", reports.path, "--no-color", "--generation-database", "none",
-        ]
-        process.currentDirectoryURL = reports.deletingLastPathComponent()
-        var environment = ProcessInfo.processInfo.environment
-        environment["SCHEMATHESIS_HOOKS"] = nil
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "schemathesis found something:\n\(text.suffix(20_000))")
+        ], unset: ["SCHEMATHESIS_HOOKS"], directory: reports.deletingLastPathComponent(), bound: .seconds(600))
+        let text = result.output + result.errorOutput
+        #expect(result.succeeded, "schemathesis found something:\n\(text.suffix(20_000))")
         // It ran what it was given: every operation but the three left out, and the links between them.
         #expect(text.contains("Stateful"), "\(text.suffix(2_000))")
     }

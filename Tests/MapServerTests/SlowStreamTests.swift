@@ -45,15 +45,9 @@ struct SlowStreamTests {
         let server = try ServerFixture(database: path)
         let tokens = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-slow-tokens-\(UUID().uuidString)")
         try (2...Self.viewers + 1).map(Self.token).joined(separator: "\n").write(to: tokens, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [server.root.appendingPathComponent("Tests/tools/slow_streams.py").path, "127.0.0.1", String(server.base.port ?? 0),
-                             tokens.path, String(EventHub.maxStreamsPerViewer), Self.token(1), Self.token(0), "40"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let text = try TestProcess.run(program: "python3", [server.root.appendingPathComponent("Tests/tools/slow_streams.py").path, "127.0.0.1",
+                                                            String(server.base.port ?? 0), tokens.path, String(EventHub.maxStreamsPerViewer),
+                                                            Self.token(1), Self.token(0), "40"]).stdout
         let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any], "\(String(decoding: text, as: UTF8.self))")
         #expect(result["ready"] as? Bool == true && result["slowStreams"] as? Int == Self.viewers * EventHub.maxStreamsPerViewer, "\(result)")
         #expect(result["missed"] as? Int == 0, "every move reached the healthy viewer: \(result)")

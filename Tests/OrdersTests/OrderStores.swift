@@ -3,6 +3,7 @@ import LiveMap
 import Orders
 import RedisStore
 import SQLiteKit
+import ServerTestSupport
 
 /// The stores every order test runs on: a new SQLite file, or the Redis Cluster these tests share (started on first
 /// use, stopped when the test process ends; never flushed, so tests run side by side: each world's ids carry a tag
@@ -12,7 +13,7 @@ enum OrderStoreKind: String, CaseIterable, Sendable {
 
     /// The cluster of the Redis runs (its own: the live store's Redis suite flushes the one it shares).
     static let cluster = Result { () throws -> LocalRedisCluster in
-        let cluster = try LocalRedisCluster()
+        let cluster = try LocalRedisCluster(launch: TestProcess.launch)
         try cluster.waitForGoodReplicas()
         return cluster
     }

@@ -20,7 +20,7 @@ public final class EventStream: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-sN", "--max-time", "600", "-H", "Authorization: Bearer \(token)", base.absoluteString + "/v1/me/events"]
         process.standardOutput = output
-        try process.run()
+        try TestProcess.launch(process)
         let descriptor = output.fileHandleForReading.fileDescriptor
         // Plain read(2), retried when a signal interrupts it: only curl closing its output (the stream's end) reads 0.
         Thread.detachNewThread { [self] in

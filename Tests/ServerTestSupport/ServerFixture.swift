@@ -22,6 +22,11 @@ public final class ServerFixture: Sendable {
         return storeOptions.last
     }
     private let input: Pipe
+    /// Signalled when the server process ends.
+    private let ended = DispatchSemaphore(value: 0)
+    /// How long a server may take to print its URL, and to stop once its input closes (its own grace is 10 s).
+    static let startBound: DispatchTimeInterval = .seconds(180)
+    static let stopBound: DispatchTimeInterval = .seconds(60)
     /// The file the server's standard error went to when the caller gave no log: removed when the server stops.
     private let ownErrors: URL?
 
@@ -57,13 +62,19 @@ public final class ServerFixture: Sendable {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "could not create \(errors.path)"])
         }
         process.standardError = FileHandle(forWritingAtPath: errors.path)
-        try process.run()
+        process.terminationHandler = { [ended] _ in ended.signal() }
+        try TestProcess.launch(process)
+        // A server that prints no URL within the bound is killed, which ends the read below: its test fails, not the run.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.startBound, execute: watchdog)
         var line = ""
         while !line.contains("#token=") {
             let chunk = output.fileHandleForReading.availableData
             guard !chunk.isEmpty else { break }
             line += String(decoding: chunk, as: UTF8.self)
         }
+        watchdog.cancel()
         guard let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...].prefix { !$0.isWhitespace })),
               let tokenRange = line.range(of: "#token=") else {
             if process.isRunning { process.terminate() }
@@ -75,9 +86,15 @@ public final class ServerFixture: Sendable {
         token = String(line[tokenRange.upperBound...].prefix { !$0.isWhitespace })
     }
 
-    /// Stops the server (its standard input closes) and waits for it.
+    /// Stops the server (its standard input closes, and SIGTERM: a process spawned meanwhile may hold the pipe's
+    /// writing end) and waits for it, for `stopBound` at most: then it is killed.
     deinit {
         try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        if ended.wait(timeout: .now() + Self.stopBound) == .timedOut {
+            FileHandle.standardError.write(Data("ServerFixture: the server at \(base) did not stop within \(Self.stopBound) of its input closing; killed\n".utf8))
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         if let ownErrors { try? FileManager.default.removeItem(at: ownErrors) }
     }

@@ -17,23 +17,38 @@ public struct ProcessResult: Sendable {
 /// Running programs from tests: one way, which feeds standard input and drains both outputs at once, so neither
 /// side ever waits on a full pipe.
 public enum TestProcess {
+    private static let launching = NSLock()
+
+    /// Starts `process` while no other process of this test run is being started. Foundation lists the descriptors
+    /// a child must close before it spawns it: a socket another thread made meanwhile (the one by which Foundation
+    /// learns that that thread's child ended) went to this child too, and the other child's end then went unnoticed
+    /// for as long as this one ran (a Redis node's shell: a whole run hung in `waitUntilExit`). Every test spawn and
+    /// every `LocalRedisCluster` of the tests goes through here.
+    @Sendable public static func launch(_ process: Process) throws {
+        try launching.withLock { try process.run() }
+    }
+
     /// How long the outputs of a program that ended are read for at most.
     static let drainBound: DispatchTimeInterval = .seconds(5)
+    /// How long a program may run before it is killed (SIGKILL) and reported: a hung child fails its test, not the run.
+    public static let runBound: DispatchTimeInterval = .seconds(300)
 
-    /// Runs `executable` with `arguments`, `input` on its standard input, `environment` over this process's, in
-    /// `directory`; waits for it to end.
+    /// Runs `executable` with `arguments`, `input` on its standard input, `environment` over this process's (less
+    /// the variables in `unset`), in `directory`; waits for it to end, `bound` at most (then it is killed).
     public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-                           directory: URL? = nil) throws -> ProcessResult {
+                           unset: Set<String> = [], directory: URL? = nil, bound: DispatchTimeInterval = runBound) throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter { !unset.contains($0.key) }
         if let directory { process.currentDirectoryURL = directory }
         let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try launch(process)
         // Threads of their own, not the shared dispatch pool: a caller blocked on the pool (one of its threads
         // waiting here) would otherwise wait for work queued behind itself, and a full suite once hung so.
         let group = DispatchGroup()
@@ -53,6 +68,10 @@ public enum TestProcess {
                 group.leave()
             }
         }
+        if ended.wait(timeout: .now() + bound) == .timedOut {
+            FileHandle.standardError.write(Data("TestProcess: \(executable.path) \(arguments.joined(separator: " ").prefix(200)) ran past \(bound); killed\n".utf8))
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         // A process another test spawns at the same moment may inherit a pipe's writing end and hold it open for
         // minutes (a Redis node's shell did, and a clean-clone run hung here): what the program wrote is read within
@@ -69,14 +88,14 @@ public enum TestProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         return process
     }
 
     /// Runs a program found on `PATH` (as `env` finds it).
     public static func run(program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-                           directory: URL? = nil) throws -> ProcessResult {
-        try run(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, input: input, environment: environment, directory: directory)
+                           directory: URL? = nil, bound: DispatchTimeInterval = runBound) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, input: input, environment: environment, directory: directory, bound: bound)
     }
 }
 
