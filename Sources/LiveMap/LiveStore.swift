@@ -142,6 +142,9 @@ public protocol LiveStore: AnyObject, Sendable {
     /// live shares both ways, Footsteps),
     /// leaving no byte that depends on them; false when there was no such person.
     func removePerson(_ id: PersonID) throws -> Bool
+    /// Finishes the removals that began and failed part way (a store whose removal is not one transaction); returns
+    /// whose it finished. Until then each such person answers as nobody.
+    func finishInterruptedRemovals() throws -> [PersonID]
 
     /// Stores public Snaps (all or none).
     func addSnaps(_ snaps: [PublicSnap]) throws

@@ -141,6 +141,12 @@ extension LiveView: LiveStore {
         return try store.removePerson(id)
     }
 
+    public func finishInterruptedRemovals() throws -> [PersonID] {
+        let finished = try store.finishInterruptedRemovals()
+        for id in finished { refresh(.removed(id)) }
+        return finished
+    }
+
     public func addSnaps(_ snaps: [PublicSnap]) throws { try store.addSnaps(snaps) }
     public func addSnap(_ snap: PublicSnap, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) { store.addSnap(snap, completion: completion) }
     public func snaps(since: Date) throws -> [PublicSnap] { try store.snaps(since: since) }

@@ -77,6 +77,9 @@ extension SQLiteLiveStore {
         return removed
     }
 
+    /// A removal here is one transaction: none is ever left part way.
+    public func finishInterruptedRemovals() throws -> [PersonID] { [] }
+
     /// Drops change-log rows written before `before` (the log is for listeners that are at most moments behind).
     public func pruneChanges(before: Date) throws {
         try write { database in try Self.pruneChanges(database, before: before) }

@@ -57,4 +57,12 @@ extension LiveMapService {
         guard try store.removePerson(personID) else { throw LiveMapError.notFound(id: id) }
         notify(.removed(personID))
     }
+
+    /// How often a server finishes the removals a failure left part way.
+    public static let removalRetrySeconds = 30
+
+    /// Finishes the removals a failure left part way (`LiveStore.finishInterruptedRemovals`), as `removePerson` does.
+    public func finishInterruptedRemovals() throws {
+        for id in try store.finishInterruptedRemovals() { notify(.removed(id)) }
+    }
 }

@@ -26,6 +26,8 @@ enum RedisKeys {
     static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"
+    /// The ids whose removal began and has not finished (`finishInterruptedRemovals` retries them).
+    static let removals = "{removals}"
     /// One sharded pub/sub channel per slot (a hash tag found for each slot), so that a write announces its change
     /// in the slot it wrote, on the node that applied it, right after it.
     static let channels: [String] = {

@@ -48,9 +48,17 @@ extension RedisLiveStore {
         try finishRemoval(of: id, facts: beginRemoval(of: id))
     }
 
-    /// Marks the person as going, then reads whose asks, blocks, tokens and shares name them. An ask, a block or a share
+    /// Finishes, one by one, the removals listed as begun (a failure stopped them after their mark).
+    public func finishInterruptedRemovals() throws -> [PersonID] {
+        let begun = try read([["SMEMBERS", RedisKeys.removals]])[0].elements.compactMap(\.text).map(PersonID.init(trusted:))
+        return try begun.filter { try removePerson($0) }
+    }
+
+    /// Lists the removal as begun (only for a person who exists, so that no gone id is written again), marks the
+    /// person as going, then reads whose asks, blocks, tokens and shares name them. An ask, a block or a share
     /// written after this read finds the mark when it checks after its write (`goneOrGoing`), so it takes itself back.
     func beginRemoval(of id: PersonID) throws -> [RedisReply] {
+        if try read([["EXISTS", RedisKeys.person(id)]])[0].integer == 1 { try write([["SADD", RedisKeys.removals, id.rawValue]]) }
         try write([["EVAL", RedisKeys.markRemovalScript, "1", RedisKeys.person(id)]])
         return try read([["EXISTS", RedisKeys.person(id)], ["HKEYS", RedisKeys.asks(id)], ["SMEMBERS", RedisKeys.askedBy(id)],
                          ["SMEMBERS", RedisKeys.blocks(id)], ["SMEMBERS", RedisKeys.blockedBy(id)], ["SMEMBERS", RedisKeys.tokens(id)],
@@ -69,7 +77,11 @@ extension RedisLiveStore {
     /// lists for a retry to read again and finish; it used to delete them with the rest, in one write over several
     /// masters, and a retry then found no key, so the tokens and others' asks it had not reached stayed naming the id.
     func finishRemoval(of id: PersonID, facts: [RedisReply]) throws -> Bool {
-        guard facts[0].integer == 1 else { try removeOrders(of: id); return false }
+        guard facts[0].integer == 1 else {
+            try removeOrders(of: id)
+            try write([["SREM", RedisKeys.removals, id.rawValue]])
+            return false
+        }
         func ids(_ index: Int) -> [PersonID] { facts[index].elements.compactMap(\.text).map(PersonID.init(trusted:)) }
         var commands: [[String]] = []
         commands += ids(1).map { ["SREM", RedisKeys.askedBy($0), id.rawValue] }
@@ -85,7 +97,7 @@ extension RedisLiveStore {
         try removeSnaps(of: id)
         let own = [RedisKeys.fix(id), RedisKeys.asks(id), RedisKeys.askedBy(id), RedisKeys.blocks(id), RedisKeys.blockedBy(id), RedisKeys.tokens(id),
                    RedisKeys.live(id), RedisKeys.liveFrom(id), RedisKeys.footsteps(id), RedisKeys.footstepPlaces(id), RedisKeys.person(id)]
-        try write(own.map { ["DEL", $0] }, announcing: [.change(.removed(id))])
+        try write(own.map { ["DEL", $0] } + [["SREM", RedisKeys.removals, id.rawValue]], announcing: [.change(.removed(id))])
         cluster.rewriteAppendOnlyFiles()
         return true
     }

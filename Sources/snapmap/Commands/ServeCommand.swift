@@ -63,6 +63,10 @@ let serveCommand = Command(
     pruning.schedule(deadline: .now() + 600, repeating: 600)
     pruning.setEventHandler { try? api.pruneGlow() }
     pruning.resume()
+    let finishing = DispatchSource.makeTimerSource(queue: .global())
+    finishing.schedule(deadline: .now() + .seconds(LiveMapService.removalRetrySeconds), repeating: .seconds(LiveMapService.removalRetrySeconds))
+    finishing.setEventHandler { try? live.finishInterruptedRemovals() }
+    finishing.resume()
     OpenFileLimit.raiseToHardLimit()
     let log = AccessLog(output: FileHandle.standardError)
     let server = try HTTPServer(host: host, port: UInt16(port), threads: threads, perClientLimit: perClient, requestTimeout: requestTimeout,
@@ -77,6 +81,7 @@ let serveCommand = Command(
     api.beginStopping()
     let cut = server.stop()
     pruning.cancel()
+    finishing.cancel()
     if cut > 0 { CommandLineTool.printError("snapmap serve: \(cut) requests were unfinished after \(HTTPServer.stopGrace) and were cut") }
     return "stopped"
 }
