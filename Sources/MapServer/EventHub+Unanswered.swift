@@ -62,29 +62,33 @@ extension EventHub {
 
     /// Checks the tokens of streams `ids` off the hub's queue, one after another (a lost shard's wait never holds
     /// other streams' events), and ends on the queue each whose token no longer signs its viewer in. A check the
-    /// store cannot answer is tried again every `recheckDelay`, and after `rechecks` failures the stream ends too
-    /// (fails closed within about a second).
-    func checkTokens(_ ids: [Int], attempt: Int = 0) {
+    /// store cannot answer is tried again every `recheckDelay`; one unanswered for `unansweredBound` ends its stream
+    /// too, as a read does. (It used to end after eight quick tries, about a second: a sweep that fell in a failover
+    /// of the token's shard ended streams the failover should have left open. No revocation of a token can be
+    /// acknowledged while its shard is down.)
+    func checkTokens(_ ids: [Int], failingSince: UInt64? = nil) {
         let checks = ids.compactMap { id in subscribers[id].map { (id, $0.tokenHash, $0.viewer) } }
         guard !checks.isEmpty else { return }
         let live = self.live
         DispatchQueue.global().async {
             let answers = checks.map { id, hash, viewer in (id, Result { try live.signsIn(tokenHash: hash, viewer) }) }
-            self.queue.async { self.settleTokens(answers, attempt: attempt) }
+            self.queue.async { self.settleTokens(answers, failingSince: failingSince) }
         }
     }
 
-    private func settleTokens(_ answers: [(Int, Result<Bool, any Error>)], attempt: Int) {
+    private func settleTokens(_ answers: [(Int, Result<Bool, any Error>)], failingSince: UInt64?) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let since = failingSince ?? now
         var unanswered: [Int] = []
         for (id, answer) in answers {
             switch answer {
             case .success(true): continue
-            case .failure where attempt < Self.rechecks: unanswered.append(id)
+            case .failure where Double(now &- since) / 1e9 < Self.unansweredBound: unanswered.append(id)
             default: end(id)
             }
         }
         guard !unanswered.isEmpty else { return }
         let again = unanswered
-        queue.asyncAfter(deadline: .now() + Self.recheckDelay) { self.checkTokens(again, attempt: attempt + 1) }
+        queue.asyncAfter(deadline: .now() + Self.recheckDelay) { self.checkTokens(again, failingSince: since) }
     }
 }

@@ -14,9 +14,8 @@ public final class EventHub: @unchecked Sendable {
     static let sweepSlice = 16
     public static let maxStreamsPerViewer = 8
     static let payloadTextLimit = 100_000
-    /// A token check the store could not answer is tried again this often, this many times, before the stream ends.
+    /// A token check the store could not answer is tried again this often (for `unansweredBound` at most).
     static let recheckDelay = 0.1
-    static let rechecks = 8
     /// Viewers whose reads the store did not answer, to try again (`EventHub+Unanswered`).
     var failing: [PersonID: Unanswered] = [:]
     var retryArmed = false
