@@ -42,7 +42,7 @@ run: basemap
 	scripts/poses-frame.sh $(RELEASE_BIN) $(OUT)
 	@cat $(OUT)/williamsburg-layout.json
 
-# A test run in which no test starts or ends for STALL seconds is ended, naming the tests still running.
+# A test run that prints nothing for STALL seconds is ended, naming the tests still running.
 STALL ?= 900
 test: setup
 	scripts/watch-tests.py $(STALL) $(SWIFT) test

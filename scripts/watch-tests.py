@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Runs a test command with its output line-buffered and passed through, and ends it when it stalls.
 
-`watch-tests.py SECONDS command...`: when no test starts or ends for SECONDS, it prints the tests that started and
-have not ended (what a hang is waiting in), kills the command's process group and exits 1. Otherwise it exits with
-the command's status. Without it, a hung test ran until CI's own limit and the last lines it had printed were
+`watch-tests.py SECONDS command...`: when the command prints nothing for SECONDS (the build prints as it goes, and
+tests running beside a hung one print until they are done), it prints the tests that started and have not ended
+(what a hang is waiting in), kills the command's process group and exits 1. Otherwise it exits with the command's
+status. Without it, a hung test ran until CI's own limit and the last lines it had printed were
 still in the test process's output buffer, so the log did not say which test hung.
 """
 import os
@@ -34,7 +35,7 @@ def main() -> int:
                 if quiet < stall:
                     continue
                 names = sorted(name for name, count in running.items() if count > 0)
-            print(f"\nwatch-tests: no test started or ended for {quiet:.0f} s; still running ({len(names)}):", flush=True)
+            print(f"\nwatch-tests: nothing printed for {quiet:.0f} s; tests still running ({len(names)}):", flush=True)
             for name in names:
                 print(f"  {name}", flush=True)
             os.killpg(child.pid, signal.SIGKILL)
@@ -47,11 +48,10 @@ def main() -> int:
         sys.stdout.flush()
         text = line.strip()
         with lock:
+            last[0] = time.monotonic()
             if match := STARTED.match(text):
-                last[0] = time.monotonic()
                 running[match.group(1)] = running.get(match.group(1), 0) + 1
             elif match := ENDED.match(text):
-                last[0] = time.monotonic()
                 name = match.group(1)
                 running[name] = max(0, running.get(name, 0) - (1 if " with " not in text else running.get(name, 0)))
     status = child.wait()
