@@ -88,4 +88,12 @@ struct LabelBlockers: OptionSet {
 
     /// The names of the kinds in the set, in that order, joined by commas.
     var description: String { Self.names.filter { contains($0.kind) }.map(\.name).joined(separator: ", ") }
+
+    /// Why a label blocked by this set on every anchor is dropped, as the layout's JSON says it: one of 16 texts made
+    /// once, so a dropped label costs no string building.
+    var reason: String { Self.reasons[Int(rawValue)] }
+
+    private static let reasons = (0..<16).map { bits in
+        "no room on any of its \(LabelAnchor.allCases.count) anchors, in full or short form: blocked by " + Self(rawValue: UInt8(bits)).description
+    }
 }
