@@ -66,11 +66,9 @@ struct SymbolPlacement {
 
     private static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
 
-    /// Whether a key of `grid` whose box meets `rect` passes `test`.
+    /// Whether a key of `grid` whose box meets `rect` passes `test` (the walk stops at the first).
     private func any(in grid: GridIndex<Points>, meeting rect: ScreenRect, where test: (Int) -> Bool) -> Bool {
-        var found = false
-        grid.forEach(meeting: rect) { found = found || test($0) }
-        return found
+        grid.contains(meeting: rect, where: test)
     }
 }
 
