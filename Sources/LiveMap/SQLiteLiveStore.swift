@@ -6,14 +6,14 @@ import SQLiteKit
 /// readers. A write returns after its transaction committed (and, with `synchronous`, reached the disk).
 public final class SQLiteLiveStore: LiveStore {
     /// The schema version this code writes; older files are migrated, newer ones refused.
-    public static let schemaVersion = 8
+    public static let schemaVersion = 9
     /// Page cache of the writing connection and of each reading one, in KiB.
     static let writerCacheKiB = 262_144
     static let readerCacheKiB = 65_536
     /// How much of the file is read through a memory map (no read call per page).
     static let mapBytes = 4 << 30
     static let migrations = [SQLiteSchema.version1, SQLiteSchema.version2, SQLiteSchema.version3, ordersSchema, liveSharesSchema, footstepsSchema,
-                             SQLiteSchema.version7, footstepsCellSchema]
+                             SQLiteSchema.version7, footstepsCellSchema, SQLiteSchema.version9]
 
     public let path: String
     let fileHealth: SQLiteFileHealth

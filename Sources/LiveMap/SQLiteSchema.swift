@@ -44,6 +44,40 @@ enum SQLiteSchema {
         ALTER TABLE people ADD COLUMN birth_day INTEGER;
         """
 
+    /// The activity as a small integer (`activityCode`) in place of its name: a read of many friends then makes no
+    /// string per friend. Names written by version 7 are converted; an unknown one becomes NULL.
+    static let version9 = """
+        ALTER TABLE people ADD COLUMN activity_code INTEGER;
+        UPDATE people SET activity_code = CASE activity \(Activity.allCases.map { "WHEN '\($0.rawValue)' THEN \(activityCode($0))" }.joined(separator: " ")) END;
+        ALTER TABLE people DROP COLUMN activity;
+        ALTER TABLE people RENAME COLUMN activity_code TO activity;
+        """
+
+    /// The integer the `activity` column holds for an activity; files keep these, so they are never renumbered.
+    static func activityCode(_ activity: Activity) -> Int {
+        switch activity {
+        case .still: 1
+        case .walking: 2
+        case .running: 3
+        case .cycling: 4
+        case .automotive: 5
+        case .flying: 6
+        }
+    }
+
+    /// The activity an `activity` column's integer names (nil for NULL or an integer no activity has).
+    static func activity(code: Int?) -> Activity? {
+        switch code {
+        case 1: .still
+        case 2: .walking
+        case 3: .running
+        case 4: .cycling
+        case 5: .automotive
+        case 6: .flying
+        default: nil
+        }
+    }
+
     /// A fix's seven columns of `people p`, as `fix(_:from:)` reads them.
     static let fixColumns = "p.lat, p.lon, p.accuracy, p.taken_ms, p.place, p.activity, p.speed"
 
@@ -111,7 +145,7 @@ enum SQLiteSchema {
 
     static func values(_ fix: LocationFix) -> [SQLiteDatabase.Value] {
         [.real(fix.coordinate.lat), .real(fix.coordinate.lon), .real(fix.accuracyMeters), .integer(milliseconds(fix.takenAt)),
-         fix.place.map { .text($0) } ?? .null, fix.activity.map { .text($0.rawValue) } ?? .null, fix.speedMetersPerSecond.map { .real($0) } ?? .null]
+         fix.place.map { .text($0) } ?? .null, fix.activity.map { .integer(activityCode($0)) } ?? .null, fix.speedMetersPerSecond.map { .real($0) } ?? .null]
     }
 
     /// Adds or updates the ask first → second, and marks both asks mutual when the other exists.
@@ -200,7 +234,7 @@ enum SQLiteSchema {
         guard let lat = row[first].real, let lon = row[first + 1].real, let accuracy = row[first + 2].real, let taken = row[first + 3].integer,
               let coordinate = try? Coordinate(lat: lat, lon: lon) else { return nil }
         return try? LocationFix(coordinate: coordinate, accuracyMeters: accuracy, takenAt: date(taken), place: row[first + 4].text,
-                                activity: row[first + 5].text.flatMap(Activity.init(rawValue:)), speedMetersPerSecond: row[first + 6].real)
+                                activity: activity(code: row[first + 5].integer), speedMetersPerSecond: row[first + 6].real)
     }
 
     /// A share from its "started_ms,until_ms,paused" text (nil for none).

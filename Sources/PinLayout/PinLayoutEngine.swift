@@ -135,8 +135,7 @@ public struct PinLayoutEngine: Sendable {
                 return .placed(rect, anchor, short: short)
             }
         }
-        return .hidden("no room on any of its \(LabelAnchor.allCases.count) anchors, in full or short form: blocked by "
-                       + blockers.description)
+        return .hidden(blockers.reason)
     }
 
     /// The label's text: "Jordan · 2m" for one friend, "Maya, Noah" or "Jordan, Ava +3" for a group; the short

@@ -66,11 +66,9 @@ struct SymbolPlacement {
 
     private static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
 
-    /// Whether a key of `grid` whose box meets `rect` passes `test`.
+    /// Whether a key of `grid` whose box meets `rect` passes `test` (the walk stops at the first).
     private func any(in grid: GridIndex<Points>, meeting rect: ScreenRect, where test: (Int) -> Bool) -> Bool {
-        var found = false
-        grid.forEach(meeting: rect) { found = found || test($0) }
-        return found
+        grid.contains(meeting: rect, where: test)
     }
 }
 
@@ -88,4 +86,12 @@ struct LabelBlockers: OptionSet {
 
     /// The names of the kinds in the set, in that order, joined by commas.
     var description: String { Self.names.filter { contains($0.kind) }.map(\.name).joined(separator: ", ") }
+
+    /// Why a label blocked by this set on every anchor is dropped, as the layout's JSON says it: one of 16 texts made
+    /// once, so a dropped label costs no string building.
+    var reason: String { Self.reasons[Int(rawValue)] }
+
+    private static let reasons = (0..<16).map { bits in
+        "no room on any of its \(LabelAnchor.allCases.count) anchors, in full or short form: blocked by " + Self(rawValue: UInt8(bits)).description
+    }
 }

@@ -114,16 +114,29 @@ public struct GridIndex<Space>: Sendable {
 
     /// Calls `body` once for each key whose box meets `area` (edges touching count), in no particular order.
     @inlinable public func forEach(meeting area: PlaneRect<Space>, _ body: (Int) -> Void) {
+        _ = visit(meeting: area) { key in
+            body(key)
+            return false
+        }
+    }
+
+    /// Whether a key whose box meets `area` passes `test`: the keys `forEach(meeting:)` visits, stopping at the
+    /// first that passes (a query that has its answer walks no further cells).
+    @inlinable public func contains(meeting area: PlaneRect<Space>, where test: (Int) -> Bool) -> Bool {
+        visit(meeting: area, until: test)
+    }
+
+    /// Visits the keys whose boxes meet `area` once each until `stop` returns true; whether it did.
+    @inlinable func visit(meeting area: PlaneRect<Space>, until stop: (Int) -> Bool) -> Bool {
         let (minX, minY, maxX, maxY) = (area.minX, area.minY, area.maxX, area.maxY)
         func meets(_ key: Int) -> Bool {
             guard let box = boxes[key] else { return false }
             return box.minX <= maxX && minX <= box.maxX && box.minY <= maxY && minY <= box.maxY
         }
-        for key in large where meets(key) { body(key) }
-        guard let query = range(area) else { return }
+        for key in large where meets(key) && stop(key) { return true }
+        guard let query = range(area) else { return false }
         guard query.count <= Self.maxCellsPerQuery else {
-            for key in ranges.indices where ranges[key] != nil && meets(key) { body(key) }
-            return
+            return ranges.indices.contains { ranges[$0] != nil && meets($0) && stop($0) }
         }
         for y in query.y0...query.y1 {
             for x in query.x0...query.x1 {
@@ -131,10 +144,11 @@ public struct GridIndex<Space>: Sendable {
                     // A box in several cells is reported from the first cell it shares with the query only.
                     let own = ranges[key]!
                     guard x == max(own.x0, query.x0), y == max(own.y0, query.y0), meets(key) else { continue }
-                    body(key)
+                    if stop(key) { return true }
                 }
             }
         }
+        return false
     }
 
     /// The key with the smallest `squaredDistance` under `squaredRadius` (the smaller key of two as near), looking

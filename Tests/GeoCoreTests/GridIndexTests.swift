@@ -44,6 +44,11 @@ struct GridIndexTests {
             grid.forEach(meeting: area) { seen.append($0) }
             #expect(seen.count == Set(seen).count, "each key once")
             #expect(seen.sorted() == model.filter { Self.meets($0.value, area) }.keys.sorted())
+            let wanted = Int.random(in: 0..<3, using: &random)
+            #expect(grid.contains(meeting: area) { $0 % 3 == wanted } == seen.contains { $0 % 3 == wanted })
+            var tested = 0
+            #expect(grid.contains(meeting: area) { _ in tested += 1; return true } == !seen.isEmpty)
+            #expect(tested == min(seen.count, 1), "the walk stops at the first key that passes")
         }
         for (key, box) in model { #expect(grid.box(key) == box || box.x.isNaN) }
     }
