@@ -21,15 +21,25 @@ enum BenchmarkClock {
         for _ in 0..<repeats {
             let cpu = threadCPU()
             let elapsed = try clock.measure(work)
-            best = (min(best.wall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18), min(best.cpu, threadCPU() - cpu))
+            best = (min(best.wall, seconds(elapsed)), min(best.cpu, threadCPU() - cpu))
         }
         return best
     }
 
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
     /// The CPU time the calling thread has used, in seconds.
-    static func threadCPU() -> Double {
+    static func threadCPU() -> Double { cpuTime(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// The CPU time every thread of this process has used, in seconds.
+    static func processCPU() -> Double { cpuTime(CLOCK_PROCESS_CPUTIME_ID) }
+
+    private static func cpuTime(_ clock: clockid_t) -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 

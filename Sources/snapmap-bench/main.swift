@@ -12,6 +12,7 @@ let benchmarks: [(name: String, run: () throws -> String)] = [
     ("glow", GlowBenchmark.run),
     ("layout", LayoutBenchmark.run),
     ("layout-pins", LayoutBenchmark.runPins),
+    ("layout-runs", LayoutRunsBenchmark.run),
     ("stages", FrameStagesBenchmark.run),
     ("memory", MemoryBenchmark.run),
     ("fly", FlyBenchmark.run),
