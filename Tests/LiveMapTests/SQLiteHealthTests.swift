@@ -94,7 +94,7 @@ struct SQLiteHealthTests {
             try store.writer.perform { _ in throw SQLiteDatabase.Failure(description: "database or disk is full", code: SQLITE_FULL) }
         }
         #expect(store.health() == .unavailable(reason: "disk full"))
-        try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann"))
+        _ = try store.recordFix(StoreConformance.fix(40.7, -73.9, at: 0), of: PersonID("ann"))
         #expect(store.health() == .ready, "a write that commits clears it")
     }
 
