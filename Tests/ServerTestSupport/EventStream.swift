@@ -48,10 +48,12 @@ public final class EventStream: @unchecked Sendable {
         return text
     }
 
-    /// Waits until `marker` has arrived (true), or the stream ends or `timeout` seconds pass (false).
+    /// Waits until `marker` has arrived with the rest of the event it is in (true: what follows it holds the blank line
+    /// that ends an event, so its data has come whole however the bytes were cut on the way), or the stream ends or
+    /// `timeout` seconds pass (false).
     @discardableResult
     public func read(until marker: String, timeout: Double = 30) -> Bool {
-        wait(timeout) { text, _ in text.contains(marker) }
+        wait(timeout) { text, _ in text.range(of: marker).map { text[$0.upperBound...].contains("\n\n") } ?? false }
     }
 
     /// Waits until the text delivered so far satisfies `done` (true), or the stream ends or `timeout` seconds pass (false).
