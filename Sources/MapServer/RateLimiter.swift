@@ -11,19 +11,25 @@ final class RateLimiter: @unchecked Sendable {
     private let lock = NSLock()
     private var buckets: [String: (tokens: Double, at: UInt64)] = [:]
 
-    init(rate: Double, burst: Double) {
+    /// The monotonic clock in nanoseconds (a test passes its own).
+    private let clock: @Sendable () -> UInt64
+
+    init(rate: Double, burst: Double, clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.rate = rate
         self.burst = burst
+        self.clock = clock
     }
 
     /// Takes one token for `key`; nil when allowed, else the seconds until the next token.
+    /// The clock is read under the lock, so a bucket's time never runs backwards: two requests of one person at once
+    /// once read it in one order and took the lock in the other, and the subtraction's overflow stopped the server.
     func take(_ key: String) -> Double? {
-        let now = DispatchTime.now().uptimeNanoseconds
         lock.lock()
         defer { lock.unlock() }
+        let now = clock()
         var bucket = buckets[key] ?? (burst, now)
-        bucket.tokens = min(burst, bucket.tokens + Double(now - bucket.at) / 1e9 * rate)
-        bucket.at = now
+        bucket.tokens = min(burst, bucket.tokens + Self.seconds(from: bucket.at, to: now) * rate)
+        bucket.at = max(bucket.at, now)
         guard bucket.tokens >= 1 else {
             buckets[key] = bucket
             return (1 - bucket.tokens) / rate
@@ -31,9 +37,14 @@ final class RateLimiter: @unchecked Sendable {
         bucket.tokens -= 1
         buckets[key] = bucket
         if buckets.count > Self.maxKeys {
-            buckets = buckets.filter { $0.value.tokens + Double(now - $0.value.at) / 1e9 * rate < burst }
+            buckets = buckets.filter { $0.value.tokens + Self.seconds(from: $0.value.at, to: now) * rate < burst }
         }
         return nil
+    }
+
+    /// The seconds from `start` to `end` on the monotonic clock; none when `end` is not later.
+    private static func seconds(from start: UInt64, to end: UInt64) -> Double {
+        end > start ? Double(end - start) / 1e9 : 0
     }
 
     /// Forgets `key`'s bucket (a deleted account's), so whoever takes the id next starts with a full one.
