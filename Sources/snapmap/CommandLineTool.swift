@@ -55,7 +55,7 @@ enum CommandLineTool {
         do {
             let options = try ParsedOptions(arguments: rest, specs: command.options, positional: command.positional)
             let output = try command.run(options)
-            FileHandle.standardOutput.write(Data((output.hasSuffix("\n") ? output : output + "\n").utf8))
+            Console.out(output.hasSuffix("\n") ? output : output + "\n")
             return 0
         } catch {
             let (code, hint) = exitCode(for: error)
@@ -75,6 +75,6 @@ enum CommandLineTool {
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Console.error(message + "\n")
     }
 }

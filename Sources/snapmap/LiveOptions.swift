@@ -30,7 +30,7 @@ enum LiveOptions {
         let (store, bus) = try openStore(options, dataDirectory: dataDirectory, clock: clock, serving: serving)
         if serving != .production,
            try DemoSeed.seedIfNeeded(store, scene: scene, snapsFile: dataDirectory.appendingPathComponent(SnapsFile.demoFile)), serving == .demo {
-            FileHandle.standardError.write(Data("seeded a new demo store\n".utf8))
+            Console.error("seeded a new demo store\n")
         }
         // A server answers the map's reads from its in-memory view unless told not to, kept current by the change log
         // (SQLite) or the sharded pub/sub bus (Redis Cluster), each of which says how current it is.
@@ -96,7 +96,7 @@ enum LiveOptions {
         try LiveGlow.connect(engine.glow.aggregate, live: live, clock: { now })
         let friends = try live.friends(of: viewer, at: now)
         if friends.isEmpty, options.value("clock") == nil, try !live.friends(of: viewer, at: engine.scene.capturedAt).isEmpty {
-            FileHandle.standardError.write(Data(emptyMapNote(viewer, capturedAt: engine.scene.capturedAt).utf8))
+            Console.error(emptyMapNote(viewer, capturedAt: engine.scene.capturedAt))
         }
         let places = { (viewport: Viewport, layers: Set<MapLayer>) throws -> [MercatorPoint] in
             guard let box = engine.footstepsBounds(viewport, layers: layers) else { return [] }

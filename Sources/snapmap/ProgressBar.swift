@@ -17,8 +17,8 @@ struct ProgressBar {
         let filled = Self.width * done / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: Self.width - filled)
         let line = String(format: "\r[%@] %d/%d tiles  %.1f tiles/s  %ds left ", bar, done, total, rate, Int(left.rounded()))
-        FileHandle.standardError.write(Data(line.utf8))
-        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        Console.error(line)
+        if done == total { Console.error("\n") }
     }
 }
 

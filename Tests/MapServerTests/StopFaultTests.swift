@@ -55,6 +55,19 @@ struct StopFaultTests {
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
     }
 
+    /// Nobody reads the server's output any more (a log collector gone): it still serves, and a stop still exits 0. The
+    /// last line it writes failed with EPIPE and stopped the process with a crash instead.
+    @Test func aServerWhoseOutputNobodyReadsStopsWithStatusZero() async throws {
+        let server = try ServerFixture()
+        try server.stopReadingOutput()
+        #expect(try await server.fetch("/v1/me/layout.json").0 == 200)
+        let signalled = Date()
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(Faults.waitForExit(server.process, seconds: Faults.stopBound), "exited within \(Faults.stopBound) s of SIGTERM")
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0,
+                "ended by \(server.process.terminationReason == .exit ? "exit" : "signal") \(server.process.terminationStatus) after \(Date().timeIntervalSince(signalled)) s")
+    }
+
     @Test(arguments: 0..<Faults.rounds)
     func sigtermUnderLoadExitsZeroAndKeepsEveryAcknowledgedWrite(round: Int) async throws {
         var random = Faults.random(round: round)

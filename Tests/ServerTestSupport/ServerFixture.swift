@@ -22,6 +22,7 @@ public final class ServerFixture: Sendable {
         return storeOptions.last
     }
     private let input: Pipe
+    private let output: Pipe
     /// Signalled when the server process ends.
     private let ended = DispatchSemaphore(value: 0)
     /// How long a server may take to print its URL, and to stop once its input closes (its own grace is 10 s).
@@ -52,7 +53,7 @@ public final class ServerFixture: Sendable {
         process.arguments = ["serve", "--port", "0", "--demo", "--stop-on-stdin-eof"] + storeOptions + serveOptions
         process.currentDirectoryURL = root
         input = Pipe()
-        let output = Pipe()
+        output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         // Standard error goes to `log`, or to a file of its own that a failed start quotes.
@@ -97,6 +98,12 @@ public final class ServerFixture: Sendable {
         }
         process.waitUntilExit()
         if let ownErrors { try? FileManager.default.removeItem(at: ownErrors) }
+    }
+
+    /// Closes the reading end of the server's standard output, as a log reader that went away does: what the server
+    /// writes there from now on fails with EPIPE.
+    public func stopReadingOutput() throws {
+        try output.fileHandleForReading.close()
     }
 
     /// Runs an operator's command (`users`, `friends`, `sharing`, …) on the server's store; returns its output.

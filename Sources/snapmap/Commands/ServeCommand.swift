@@ -74,7 +74,7 @@ let serveCommand = Command(
                                 answered: { request, status, duration in log.record(request, status: status, duration: duration) })
     var banner = "listening on http://\(host):\(server.port) with \(threads) threads\n"
     if demo { banner += "viewer: http://\(host):\(server.port)/#token=\(try live.mintToken(for: DemoSeed.viewerID(engine.scene).rawValue))\n" }
-    FileHandle.standardOutput.write(Data(banner.utf8))
+    Console.out(banner)
     stop.wait()
     // Graceful: readiness turns 503, nothing new is accepted, streams end, requests in flight finish (their writes
     // are durable when answered), all within HTTPServer.stopGrace.
