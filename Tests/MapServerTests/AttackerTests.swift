@@ -163,7 +163,8 @@ struct StreamAttackerTests {
     /// A second server on the same SQLite file: a move through one reaches the other's streams at once.
     @Test func twoServersOnOneFileHearEachOther() async throws {
         let first = try ServerFixture()
-        let second = try ServerFixture(database: try #require(first.databasePath))
+        let path: String = try #require(first.databasePath)
+        let second = try ServerFixture(database: path)
         let jordan = try first.operate("users", "token", "jordan")
         let events = try EventStream(server: second, token: second.token)
         #expect(events.read(until: "event: ready"))

@@ -13,7 +13,8 @@ import Testing
 
     @Test func ordersMovedByTheOperatorAndASecondServerReachTheCustomersStream() async throws {
         let first = try ServerFixture()
-        let second = try ServerFixture(database: try #require(first.databasePath))
+        let path: String = try #require(first.databasePath)
+        let second = try ServerFixture(database: path)
         let tag = UUID().uuidString.prefix(6).lowercased()
         let (customer, dasher, friend, order) = ("c-\(tag)", "d-\(tag)", "f-\(tag)", "feed-\(tag)")
         for id in [customer, dasher, friend] { _ = try first.operate("users", "add", id, "--name", id) }
