@@ -45,7 +45,7 @@ let runHeatTile = singleTileRun { engine, tile, size, scale, options in
     return try engine.renderHeatTile(tile, tileSize: size, scale: scale, now: view.now)
 }
 
-/// A command that renders one tile `Z/X/Y` with `--tile-size` and `--scale` into `--out`.
+/// The runner of a command that renders one tile `Z/X/Y` with `--tile-size` and `--scale` into `--out`.
 func singleTileRun(render: @escaping @Sendable (MapEngine, TileID, Int, Double, ParsedOptions) throws -> Canvas) -> Command.Run {
     { options in
         let tile = try TileID(parsing: try options.positional(), field: "tile")
