@@ -9,11 +9,11 @@ import LiveMap
 extension RedisKeys {
     static func order(_ id: String) -> String { "{o:\(id)}" }
     /// The ids of the orders the person is the customer or the Dasher of.
-    static func orders(_ id: PersonID) -> String { "{p:\(id.rawValue)}:orders" }
+    static func orders(_ id: PersonID) -> String { "\(person(id)):orders" }
     /// The ids of the orders the person delivers that are in `state`.
-    static func dashing(_ id: PersonID, _ state: String) -> String { "{p:\(id.rawValue)}:dashing:\(state)" }
+    static func dashing(_ id: PersonID, _ state: String) -> String { "\(person(id)):dashing:\(state)" }
     /// The states that have a `dashing` set of the person (for deleting them).
-    static func dashingStates(_ id: PersonID) -> String { "{p:\(id.rawValue)}:dashing" }
+    static func dashingStates(_ id: PersonID) -> String { "\(person(id)):dashing" }
 
     static let orderFields = ["store", "customer", "dasher", "items", "from_lat", "from_lon", "to_lat", "to_lon", "state", "entered"]
 

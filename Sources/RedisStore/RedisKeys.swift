@@ -5,25 +5,26 @@ import LiveMap
 /// The live store's keys in Redis Cluster. Each person's keys share one hash tag, so they live in one slot:
 /// a fact about a person (their settings, fix, asks, blocks) is one key, written in one command.
 enum RedisKeys {
+    /// The person's record, and the hash tag every key of theirs below starts with, so all of them share its slot.
     static func person(_ id: PersonID) -> String { "{p:\(id.rawValue)}" }
-    static func fix(_ id: PersonID) -> String { "{p:\(id.rawValue)}:fix" }
+    static func fix(_ id: PersonID) -> String { "\(person(id)):fix" }
     /// Whom the person asked (the fact), field → "snapstreak,best".
-    static func asks(_ id: PersonID) -> String { "{p:\(id.rawValue)}:asks" }
+    static func asks(_ id: PersonID) -> String { "\(person(id)):asks" }
     /// Who asked the person (an index of others' facts, for the friend list).
-    static func askedBy(_ id: PersonID) -> String { "{p:\(id.rawValue)}:askedby" }
-    static func blocks(_ id: PersonID) -> String { "{p:\(id.rawValue)}:blocks" }
+    static func askedBy(_ id: PersonID) -> String { "\(person(id)):askedby" }
+    static func blocks(_ id: PersonID) -> String { "\(person(id)):blocks" }
     /// Who blocks the person (an index of others' facts, so a removed person leaves no id in anyone's blocks).
-    static func blockedBy(_ id: PersonID) -> String { "{p:\(id.rawValue)}:blockedby" }
+    static func blockedBy(_ id: PersonID) -> String { "\(person(id)):blockedby" }
     /// The person's Live Location shares (the fact), friend → "started_ms,until_ms,paused".
-    static func live(_ id: PersonID) -> String { "{p:\(id.rawValue)}:live" }
+    static func live(_ id: PersonID) -> String { "\(person(id)):live" }
     /// Who shares live with the person (an index of others' facts).
-    static func liveFrom(_ id: PersonID) -> String { "{p:\(id.rawValue)}:livefrom" }
+    static func liveFrom(_ id: PersonID) -> String { "\(person(id)):livefrom" }
     /// The person's Footsteps, a list of "first_ms,last_ms,lat,lon", oldest first.
-    static func footsteps(_ id: PersonID) -> String { "{p:\(id.rawValue)}:steps" }
+    static func footsteps(_ id: PersonID) -> String { "\(person(id)):steps" }
     /// The same places by where they are, a geo set of "first_ms,lat,lon" (the exact coordinates are the member's; the
     /// geohash only finds them), kept beside the list in its writes.
-    static func footstepPlaces(_ id: PersonID) -> String { "{p:\(id.rawValue)}:stepgeo" }
-    static func tokens(_ id: PersonID) -> String { "{p:\(id.rawValue)}:tokens" }
+    static func footstepPlaces(_ id: PersonID) -> String { "\(person(id)):stepgeo" }
+    static func tokens(_ id: PersonID) -> String { "\(person(id)):tokens" }
     static func token(_ hash: String) -> String { "{t:\(hash)}" }
     static let people = "{people}"
     /// The ids whose removal began and has not finished (`finishInterruptedRemovals` retries them).

@@ -2,17 +2,41 @@ import Foundation
 import GeoCore
 import LiveMap
 import MapEngine
+import Orders
 import SnapMapVersion
 
 /// The `snapmap` command line: dispatches to a command and turns errors into messages and exit codes
 /// (0 ok, 1 runtime error, 2 usage).
 enum CommandLineTool {
-    static let commands: [Command] = [
-        projectCommand, tilesForCommand, sceneCommand, importBaseMapCommand, renderCommand, tileCommand, tilesCommand,
-        mbtilesMergeCommand, heatTileCommand, generateActivityCommand, layoutCommand, hitCommand, zoomCommand,
-        routeFrameCommand, routeStateCommand, serveCommand, rasterGalleryCommand, usersCommand, friendsCommand, seedCommand, locateCommand,
-        sharingCommand, birthdayCommand, liveShareCommand, footstepsCommand, snapsCommand, flyCommand, ordersCommand, demoDeliveryCommand,
+    /// Every command: its help from `commands.json`, what it does from its runner. A catalog that does not fit the
+    /// runners stops the tool at once (CommandCatalogTests says which entry).
+    static let commands: [Command] = {
+        do {
+            return try catalog().commands(runners: runners)
+        } catch {
+            fatalError("snapmap: \(error)")
+        }
+    }()
+
+    /// What each command does, by its name in `commands.json`.
+    static let runners: [String: Command.Run] = [
+        "project": runProject, "tiles-for": runTilesFor, "scene": runScene, "import-basemap": runImportBaseMap, "render": runRender,
+        "tile": runTile, "tiles": runTiles, "mbtiles-merge": runMbtilesMerge, "heat-tile": runHeatTile, "generate-activity": runGenerateActivity,
+        "layout": runLayout, "hit": runHit, "zoom": runZoom, "route-frame": runRouteFrame, "route-state": runRouteState, "serve": runServe,
+        "raster-gallery": runRasterGallery, "users": runUsers, "friends": runFriends, "seed": runSeed, "locate": runLocate,
+        "sharing": runSharing, "birthday": runBirthday, "live": runLiveShare, "footsteps": runFootsteps, "snaps": runSnaps, "fly": runFly,
+        "orders": runOrders, "demo-delivery": runDemoDelivery,
     ]
+
+    /// The catalog built into the binary, its placeholders filled from the ranges and lists the commands check against.
+    static func catalog() throws -> CommandCatalog {
+        try CommandCatalog(bytes: PackageResources.commands_json, values: [
+            "synthetic-people": "\(SyntheticWorld.peopleRange.lowerBound)…\(SyntheticWorld.peopleRange.upperBound)",
+            "friends-each": "\(SyntheticWorld.friendsRange.lowerBound)…\(SyntheticWorld.friendsRange.upperBound)",
+            "activities": Activity.allCases.map(\.rawValue).joined(separator: ", "),
+            "max-items": "\(Order.maxItems)",
+        ])
+    }
 
     static var help: String {
         var lines = [

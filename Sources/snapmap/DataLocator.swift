@@ -5,8 +5,6 @@ import MapScene
 /// Finds the project's `Data/` directory: `--data`, then `$SNAPMAP_DATA`, then `./Data`, then the
 /// checkout the executable was built in (`.build/<config>/snapmap` → `Data/`).
 enum DataLocator {
-    static let option = OptionSpec.value("data", "DIR", "the data directory (default: $SNAPMAP_DATA, ./Data, or the checkout's Data)")
-
     /// The engine over the data directory the options name: what every map command starts from.
     static func engine(_ options: ParsedOptions) throws -> MapEngine {
         try MapEngine(paths: DataPaths(dataDirectory: directory(options)))

@@ -5,16 +5,8 @@ import MapEngine
 import MapScene
 import RedisStore
 
-/// The options of commands that read or change the live store: where it is, whose view, and the clock.
+/// What the commands that read or change the live store share: where it is, whose view, and the clock.
 enum LiveOptions {
-    static let database = OptionSpec.value("db", "PATH", "the live store, a SQLite file (default: $SNAPMAP_DB, else var/snapmap.db beside Data/)")
-    static let clock = OptionSpec.value("clock", "ISO8601|scene", "the server's clock (default: the real clock; \"scene\": the fixture's capture time)")
-    static let viewer = OptionSpec.value("viewer", "ID", "whose map (default: the scene's viewer, samriv)")
-    static let store = OptionSpec.value("store", "redis://HOST:PORT[,…]", "the live store on Redis Cluster instead of the SQLite file")
-    static let viewSpecs = [database, store, clock, viewer]
-    /// The options of an operator's command over the store: which store, and the data directory it is seeded from.
-    static let storeSpecs = [database, store, DataLocator.option]
-
     /// The store file: `--db`, else `$SNAPMAP_DB`, else `var/snapmap.db` beside the data directory.
     static func databasePath(_ options: ParsedOptions, dataDirectory: URL) -> String {
         options.value("db") ?? ProcessInfo.processInfo.environment["SNAPMAP_DB"] ?? dataDirectory.standardizedFileURL.deletingLastPathComponent().appendingPathComponent("var/snapmap.db").path

@@ -2,19 +2,11 @@ import Foundation
 import MapEngine
 import MapRequest
 
-/// One option a command accepts: `--name VALUE`, or a flag without a value.
+/// One option a command accepts: `--name VALUE`, or a flag without a value (`valueName` nil).
 struct OptionSpec: Sendable {
     let name: String
     let valueName: String?
     let help: String
-
-    static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, help: help)
-    }
-
-    static func flag(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: nil, help: help)
-    }
 }
 
 /// A wrong command line: exit code 2 and a hint to `--help`.

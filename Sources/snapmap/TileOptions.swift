@@ -1,12 +1,7 @@
 import MapEngine
 
-/// The `--tile-size 256|512` and `--scale 1|2` options of every command that draws PNG tiles.
+/// The `--tile-size 256|512` and `--scale 1|2` of every command that draws PNG tiles (the `tile` options of `commands.json`).
 enum TileOptions {
-    static let specs: [OptionSpec] = [
-        .value("tile-size", "N", "tile size in points: 256 or 512 (default 256)"),
-        .value("scale", "S", "pixels per point: 1 or 2 (default 1)"),
-    ]
-
     /// The tile size and scale asked for; a value the engine does not draw is refused naming its option.
     static func sizeAndScale(_ options: ParsedOptions) throws -> (Int, Double) {
         let tileSize = try options.integer("tile-size", in: 256...512) ?? 256

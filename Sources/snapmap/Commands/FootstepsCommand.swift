@@ -3,13 +3,7 @@ import GeoCore
 import LiveMap
 
 /// `snapmap footsteps on|off|show|explored|clear ID`: a person's Footsteps as the operator sees and changes them.
-let footstepsCommand = Command(
-    name: "footsteps",
-    summary: "a person's Footsteps (their private history of places): on ID, off ID, show ID (a place a line), explored ID (a neighbourhood a line), clear ID",
-    usage: "footsteps on|off|show|explored|clear ID  [--db PATH]",
-    options: LiveOptions.storeSpecs,
-    positional: "ACTION ID"
-) { options in
+let runFootsteps: Command.Run = { options in
     let arguments = try options.positionals()
     guard arguments.count == 2, ["on", "off", "show", "explored", "clear"].contains(arguments[0]) else {
         throw UsageError(description: "expected on ID, off ID, show ID, explored ID or clear ID")

@@ -4,15 +4,7 @@ import MapEngine
 import MapScene
 
 /// `snapmap import-basemap`: builds `Data/basemap/basemap.bin` from the NYC sources (part of the set-up).
-let importBaseMapCommand = Command(
-    name: "import-basemap",
-    summary: "import the NYC base map sources into Data/basemap (skipped when the cache is current)",
-    usage: "import-basemap [--force] [--data DIR]",
-    options: [
-        .flag("force", "import even when the cache is current"),
-        DataLocator.option,
-    ]
-) { options in
+let runImportBaseMap: Command.Run = { options in
     let paths = DataPaths(dataDirectory: try DataLocator.directory(options))
     let sources = paths.baseMapSourceDirectory
     let cache = paths.baseMapCacheDirectory.appendingPathComponent(BaseMapCache.fileName)

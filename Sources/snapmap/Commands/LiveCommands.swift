@@ -5,14 +5,7 @@ import MapEngine
 import MapScene
 
 /// `snapmap users add|list|token|revoke|remove`: the operator's view of people and their sign-in tokens.
-let usersCommand = Command(
-    name: "users",
-    summary: "the operator's people: add ID --name N, list, token ID (mint a sign-in token), revoke ID, remove ID (delete the account)",
-    usage: "users add ID --name NAME [--color #RRGGBB] | users list | users token ID | users revoke ID | users remove ID  [--db PATH]",
-    options: [.value("name", "NAME", "the display name (1–64 characters)"), .value("color", "#RRGGBB", "the avatar colour")]
-        + LiveOptions.storeSpecs,
-    positional: "ACTION [ID]"
-) { options in
+let runUsers: Command.Run = { options in
     let arguments = try options.positionals()
     let (scene, _, live, _) = try LiveOptions.live(options)
     do {
@@ -48,13 +41,7 @@ private func users(_ arguments: [String], _ options: ParsedOptions, scene: Scene
 }
 
 /// `snapmap friends add|remove A B`, `friends list ID`: friendships as the operator sets them.
-let friendsCommand = Command(
-    name: "friends",
-    summary: "the operator's friendships: add A B (both ask: friends), remove A B, list ID",
-    usage: "friends add A B | friends remove A B | friends list ID  [--db PATH]",
-    options: LiveOptions.storeSpecs,
-    positional: "ACTION IDS"
-) { options in
+let runFriends: Command.Run = { options in
     let arguments = try options.positionals()
     let (scene, _, live, _) = try LiveOptions.live(options)
     switch (arguments[0], arguments.count) {
@@ -75,17 +62,7 @@ let friendsCommand = Command(
 }
 
 /// `snapmap locate ID --at LAT,LON`: records a person's fix, as their phone would.
-let locateCommand = Command(
-    name: "locate",
-    summary: "record a person's location fix (as their phone would send it)",
-    usage: "locate ID --at LAT,LON [--accuracy M] [--taken ISO8601] [--place TEXT] [--activity A] [--speed M/S] [--clock ISO8601|scene] [--db PATH]",
-    options: [.value("at", "LAT,LON", "where, in degrees"), .value("accuracy", "M", "accuracy in metres (default 10)"),
-              .value("taken", "ISO8601", "when the fix was taken (default: the clock)"), .value("place", "TEXT", "a place name"),
-              .value("activity", "A", "what the motion sensors say: " + Activity.allCases.map(\.rawValue).joined(separator: ", ")),
-              .value("speed", "M/S", "speed in metres a second (0 … 400)"),
-              LiveOptions.clock] + LiveOptions.storeSpecs,
-    positional: "ID"
-) { options in
+let runLocate: Command.Run = { options in
     let (scene, _, live, now) = try LiveOptions.live(options)
     let person = try live.person(options.positional())
     let coordinate = try Coordinate(parsing: options.required("at"), field: "--at")
@@ -99,14 +76,7 @@ let locateCommand = Command(
 }
 
 /// `snapmap sharing ID [--ghost …] [--audience …]`: shows or changes a person's sharing settings.
-let sharingCommand = Command(
-    name: "sharing",
-    summary: "show or change a person's sharing: Ghost Mode (off, 3h, 24h, untilOff) and audience",
-    usage: "sharing ID [--ghost off|3h|24h|untilOff] [--audience friends|friendsExcept:A,B|only:A,B] [--clock ISO8601|scene] [--db PATH]",
-    options: [.value("ghost", "MODE", "off, 3h, 24h or untilOff"), .value("audience", "MODE[:IDS]", "friends, friendsExcept:A,B or only:A,B"),
-              LiveOptions.clock] + LiveOptions.storeSpecs,
-    positional: "ID"
-) { options in
+let runSharing: Command.Run = { options in
     let (_, _, live, now) = try LiveOptions.live(options)
     let person = try live.person(options.positional())
     let audience = options.value("audience").map { text -> (mode: String, ids: [String]) in
@@ -122,13 +92,7 @@ let sharingCommand = Command(
 }
 
 /// `snapmap birthday ID [--set MM-DD|none]`: shows or changes the birthday a person's friends see.
-let birthdayCommand = Command(
-    name: "birthday",
-    summary: "show or change a person's birthday (month and day, seen by their friends)",
-    usage: "birthday ID [--set MM-DD|none] [--db PATH]",
-    options: [.value("set", "MM-DD|none", "the birthday, or none to clear it"), LiveOptions.clock] + LiveOptions.storeSpecs,
-    positional: "ID"
-) { options in
+let runBirthday: Command.Run = { options in
     let (_, _, live, _) = try LiveOptions.live(options)
     let person = try live.person(options.positional())
     if let text = options.value("set") {

@@ -3,13 +3,7 @@ import LiveMap
 
 /// `snapmap live start|pause|resume|stop A B`, `live list ID`: Live Location shares as the operator sets them (A
 /// shares with friend B), by the server's clock.
-let liveShareCommand = Command(
-    name: "live",
-    summary: "Live Location: start A B --for 15m|1h|8h (A shares with friend B), pause A B, resume A B, stop A B, list ID",
-    usage: "live start A B --for 15m|1h|8h | live pause A B | live resume A B | live stop A B | live list ID  [--clock ISO8601|scene] [--db PATH]",
-    options: [.value("for", "DURATION", "how long the share runs: 15m, 1h or 8h"), LiveOptions.clock] + LiveOptions.storeSpecs,
-    positional: "ACTION IDS"
-) { options in
+let runLiveShare: Command.Run = { options in
     let arguments = try options.positionals()
     let (_, _, live, now) = try LiveOptions.live(options)
     let dates = ISO8601DateFormatter()

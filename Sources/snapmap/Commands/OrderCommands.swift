@@ -17,19 +17,7 @@ func streetRouter(data: URL) throws -> Router {
 
 /// `snapmap orders route --from LAT,LON --to LAT,LON`: the fastest drive between two places, as GeoJSON; `orders
 /// create|show|confirm|pickup|nearby|dropoff|cancel ID`: the orders of the live store.
-let ordersCommand = Command(
-    name: "orders",
-    summary: "delivery orders: route --from LAT,LON --to LAT,LON (the fastest drive on the streets, a GeoJSON LineString Feature); "
-        + "create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON; show ID; confirm|pickup|nearby|dropoff|cancel ID",
-    usage: "orders route --from LAT,LON --to LAT,LON [--data DIR] | orders create ID --customer ID --dasher ID --merchant NAME --items 'A;B' --from LAT,LON --to LAT,LON "
-        + "| orders show ID | orders confirm|pickup|nearby|dropoff|cancel ID  [--clock ISO8601|scene] [--db PATH | --store redis://HOST:PORT[,…]]",
-    options: [
-        .value("from", "LAT,LON", "where the drive starts, the store (snapped to the nearest street within 500 m)"),
-        .value("to", "LAT,LON", "where the drive ends, the customer's door (snapped likewise)"),
-        DataLocator.option,
-    ] + StoredOrders.options,
-    positional: "ACTION [ID]"
-) { options in
+let runOrders: Command.Run = { options in
     let arguments = try options.positionals()
     guard arguments == ["route"] else { return try StoredOrders.run(arguments, options) }
     let from = try Coordinate(parsing: try options.required("from"), field: "from")
@@ -43,18 +31,7 @@ let ordersCommand = Command(
 }
 
 /// `snapmap demo-delivery`: one of the seed's orders replayed through the live order's code, as JSON lines.
-let demoDeliveryCommand = Command(
-    name: "demo-delivery",
-    summary: "replay a seed order (lucias, sakura) through the order's life and a simulated Dasher: what its customer receives, a JSON line per moment "
-        + "with the tracking map's layout (`map`), and with --frames its tracking frames",
-    usage: "demo-delivery [--order lucias|sakura] [--seed N] [--frames DIR] [--data DIR]",
-    options: [
-        .value("order", "NAME", "a route of Data/doordash/routes.json whose store the order comes from (default lucias)"),
-        .value("seed", "N", "the simulated Dasher's seed, 0…2^63 (default 30)"),
-        .value("frames", "DIR", "also write each moment's tracking frame, as the server draws it for the customer, to DIR/NNN.png"),
-        DataLocator.option,
-    ]
-) { options in
+let runDemoDelivery: Command.Run = { options in
     let data = try DataLocator.directory(options)
     let catalog = try RouteCatalog.load(dataDirectory: data)
     let name = options.value("order") ?? "lucias"

@@ -5,14 +5,6 @@ import Orders
 
 /// `snapmap orders create|show|confirm|pickup|nearby|dropoff|cancel`: the operator's orders in the live store.
 enum StoredOrders {
-    static let options: [OptionSpec] = [
-        .value("customer", "ID", "create: the person the order is for"),
-        .value("dasher", "ID", "create: the person who delivers it (not the customer)"),
-        .value("merchant", "NAME", "create: the store the order comes from (the text rule)"),
-        .value("items", "A;B;…", "create: the items, separated by ';' (1–\(Order.maxItems), each by the text rule)"),
-        LiveOptions.clock, LiveOptions.database, LiveOptions.store,
-    ]
-
     /// Runs `action` on the order named by `arguments[1]`.
     static func run(_ arguments: [String], _ options: ParsedOptions) throws -> String {
         let actions = ["create", "show"] + OrderEvent.allCases.map(\.rawValue)

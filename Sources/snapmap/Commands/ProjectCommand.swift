@@ -1,15 +1,7 @@
 import GeoCore
 
 /// `snapmap project`: a coordinate in mercator metres and, with `--zoom`, the tile that holds it.
-let projectCommand = Command(
-    name: "project",
-    summary: "project a coordinate to Web Mercator metres and the tile at a zoom, as JSON",
-    usage: "project --coord LAT,LON [--zoom Z]",
-    options: [
-        .value("coord", "LAT,LON", "the coordinate in degrees (latitude within ±85.0511287798066)"),
-        .value("zoom", "Z", "a tile zoom, a whole number 0…22"),
-    ]
-) { options in
+let runProject: Command.Run = { options in
     let coordinate = try Coordinate(parsing: options.required("coord"), field: "--coord")
     try coordinate.checkProjectable(field: "--coord lat")
     let mercator = try WebMercator.project(coordinate)

@@ -4,22 +4,7 @@ import TileExport
 import VectorTiles
 
 /// `snapmap tiles`: a pyramid of XYZ tiles into a directory or an MBTiles file.
-let tilesCommand = Command(
-    name: "tiles",
-    summary: "make a pyramid of tiles (PNG, or vector tiles) over a box and zoom range into DIR (z/x/y.png|mvt) or FILE.mbtiles",
-    usage: "tiles --bbox W,S,E,N --zoom A-B --out DIR|FILE.mbtiles [--format png|mvt] [--shard I/N] [--tile-size 256|512] [--scale 1|2]",
-    options: [
-        .value("bbox", "W,S,E,N", "the box in degrees"),
-        .value("zoom", "A-B", "the zoom range, whole numbers 0…22"),
-        .value("out", "PATH", "a directory, or a file ending in .mbtiles"),
-        .value("format", "F", "png (default) or mvt: Mapbox Vector Tiles, gzipped in MBTiles, plain in a directory"),
-        .value("shard", "I/N", "render only part I of N disjoint parts (0 ≤ I < N ≤ 10000)"),
-    ] + TileOptions.specs + [
-        .value("name", "TEXT", "the tileset name in MBTiles metadata (default: snapmap)"),
-        .flag("restart", "replace what the output holds (needed when it was made with another --tile-size or --scale)"),
-        DataLocator.option,
-    ]
-) { options in
+let runTiles: Command.Run = { options in
     let box = try GeoBoundingBox(parsing: options.required("bbox"), field: "--bbox")
     let cover = try TileCover(bounds: box, zooms: parseZoomRange(options.required("zoom")))
     let (shardIndex, shardCount) = try parseShard(options.value("shard") ?? "0/1")
@@ -59,13 +44,7 @@ let tilesCommand = Command(
 }
 
 /// `snapmap mbtiles-merge`: joins the MBTiles parts of a sharded pyramid.
-let mbtilesMergeCommand = Command(
-    name: "mbtiles-merge",
-    summary: "merge MBTiles files (the shards of one pyramid) into one",
-    usage: "mbtiles-merge --out FILE.mbtiles PART.mbtiles [PART.mbtiles ...]",
-    options: [.value("out", "FILE.mbtiles", "the merged file (created, or added to)")],
-    positional: "PART.mbtiles"
-) { options in
+let runMbtilesMerge: Command.Run = { options in
     let out = try options.requiredPath("out")
     let parts = try options.positionals()
     // A missing part is a missing data file (exit 1), not a wrong command line.

@@ -2,12 +2,7 @@ import Foundation
 import Raster
 
 /// `snapmap raster-gallery`: draws the Raster test scenes as PNG files into a directory.
-let rasterGalleryCommand = Command(
-    name: "raster-gallery",
-    summary: "draw the rasterizer's test scenes (fills, strokes, hairlines, curves, text, avatar, layers) as PNGs",
-    usage: "raster-gallery --out DIR",
-    options: [.value("out", "DIR", "the directory to write the PNG files into (created if missing)")]
-) { options in
+let runRasterGallery: Command.Run = { options in
     let directory = URL(fileURLWithPath: try options.requiredPath("out"))
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var written: [String] = []

@@ -4,18 +4,7 @@ import MapEngine
 import Raster
 
 /// `snapmap render`: a PNG frame of any viewport.
-let renderCommand = Command(
-    name: "render",
-    summary: "render a PNG frame of a viewport (default: the scene's Williamsburg viewport, 393x852 pt @3x)",
-    usage: "render [--layers base,heat,pins,footsteps] [--selected ID [--at-selection]] [--viewer ID] [--clock ISO8601|scene] [--layout-out F.json] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] --out F.png",
-    options: ViewportOptions.specs + PinOptions.specs + [
-        .value("layers", "LIST", "comma-separated layers to draw, bottom to top: base, footsteps (the viewer's own), heat, pins (default: base)"),
-        .value("out", "F.png", "the PNG file to write"),
-        .value("layout-out", "F.json", "also write the pin layout the frame was drawn from"),
-        .flag("at-selection", "render at the selected friend's camera, with their card over the bottom (needs --selected)"),
-        DataLocator.option,
-    ]
-) { options in
+let runRender: Command.Run = { options in
     let out = try options.requiredPath("out")
     let engine = try DataLocator.engine(options)
     let viewport = try options.request.viewport(scene: engine.scene)
@@ -46,27 +35,19 @@ let renderCommand = Command(
 }
 
 /// `snapmap tile`: one XYZ tile as PNG.
-let tileCommand = singleTileCommand(name: "tile", summary: "render one XYZ tile as PNG") { engine, tile, size, scale, _ in
+let runTile = singleTileRun { engine, tile, size, scale, _ in
     try engine.renderTile(tile, tileSize: size, scale: scale)
 }
 
 /// `snapmap heat-tile`: a transparent overlay tile of the glow.
-let heatTileCommand = singleTileCommand(name: "heat-tile", summary: "render one transparent XYZ overlay tile of the glow as PNG",
-                                        extra: [LiveOptions.clock, LiveOptions.database]) { engine, tile, size, scale, options in
+let runHeatTile = singleTileRun { engine, tile, size, scale, options in
     let view = try LiveOptions.view(options, engine: engine)
     return try engine.renderHeatTile(tile, tileSize: size, scale: scale, now: view.now)
 }
 
-/// A command that renders one tile `Z/X/Y` with `--tile-size` and `--scale` into `--out`.
-func singleTileCommand(name: String, summary: String, extra: [OptionSpec] = [],
-                       render: @escaping @Sendable (MapEngine, TileID, Int, Double, ParsedOptions) throws -> Canvas) -> Command {
-    Command(
-        name: name,
-        summary: summary,
-        usage: "\(name) Z/X/Y [--tile-size 256|512] [--scale 1|2] --out F.png",
-        options: TileOptions.specs + [.value("out", "F.png", "the PNG file to write"), DataLocator.option] + extra,
-        positional: "Z/X/Y"
-    ) { options in
+/// The runner of a command that renders one tile `Z/X/Y` with `--tile-size` and `--scale` into `--out`.
+func singleTileRun(render: @escaping @Sendable (MapEngine, TileID, Int, Double, ParsedOptions) throws -> Canvas) -> Command.Run {
+    { options in
         let tile = try TileID(parsing: try options.positional(), field: "tile")
         let (tileSize, scale) = try TileOptions.sizeAndScale(options)
         let out = try options.requiredPath("out")
@@ -78,13 +59,7 @@ func singleTileCommand(name: String, summary: String, extra: [OptionSpec] = [],
 }
 
 /// `snapmap fly`: the fly-to a friend as an animated PNG, ending on the selected frame with its card.
-let flyCommand = Command(
-    name: "fly",
-    summary: "the fly-to a friend as an animated PNG (APNG): the van Wijk–Nuij path, then the card sliding up",
-    usage: "fly --friend ID [--fps 30|60] [--center LAT,LON] [--zoom Z] [--size WxH] [--scale S] [--viewer ID] [--clock ISO8601|scene] --out F.png",
-    options: [.value("friend", "ID", "the friend to fly to"), .value("fps", "N", "frames a second: 30 or 60 (default 30)"),
-              .value("out", "F.png", "the APNG file to write")] + ViewportOptions.specs + LiveOptions.viewSpecs + [DataLocator.option]
-) { options in
+let runFly: Command.Run = { options in
     let out = try options.requiredPath("out")
     let engine = try DataLocator.engine(options)
     let viewport = try options.request.viewport(scene: engine.scene)

@@ -4,12 +4,7 @@ import MapEngine
 import MapScene
 
 /// `snapmap scene`: the Williamsburg scene with every visible friend projected into the default viewport.
-let sceneCommand = Command(
-    name: "scene",
-    summary: "print the scene with every visible friend projected into the default viewport, as JSON",
-    usage: "scene [--data DIR]",
-    options: [DataLocator.option]
-) { options in
+let runScene: Command.Run = { options in
     let scene = try SceneLoader(dataDirectory: DataLocator.directory(options)).load()
     return try JSONOutput.encode(SceneOutput(scene))
 }

@@ -4,18 +4,7 @@ import MapScene
 
 /// `snapmap seed`: loads the Williamsburg fixture into the store (done by itself when the store is new), or with
 /// `--synthetic` a load-test world of any size and the sign-in tokens of its people.
-let seedCommand = Command(
-    name: "seed",
-    summary: "load Data/williamsburg into the live store (idempotent), or --synthetic N: a load-test world of N people and their tokens",
-    usage: "seed [--synthetic PEOPLE --friends-each N --tokens FILE [--signed-in N] [--community N] [--seed N] [--clock ISO8601|scene]] [--db PATH|--store URL]",
-    options: [.value("synthetic", "PEOPLE", "a new world of PEOPLE people, \(SyntheticWorld.peopleRange.lowerBound)…\(SyntheticWorld.peopleRange.upperBound), into an empty store"),
-              .value("friends-each", "N", "about N mutual friends each, \(SyntheticWorld.friendsRange.lowerBound)…\(SyntheticWorld.friendsRange.upperBound) (default 100)"),
-              .value("tokens", "FILE", "where the sign-in tokens go, one a line, person p0 first (written 0600)"),
-              .value("signed-in", "N", "how many people (p0, p1, …) get a token (default: everyone)"),
-              .value("community", "N", "the first N people are also friends among themselves and share fresh fixes (default 1000)"),
-              .value("seed", "N", "the world's random seed (default 11; the tokens are always random)"),
-              LiveOptions.clock] + LiveOptions.storeSpecs
-) { options in
+let runSeed: Command.Run = { options in
     let (scene, directory) = try LiveOptions.scene(options)
     guard let people = try options.integer("synthetic", in: SyntheticWorld.peopleRange) else {
         for name in ["friends-each", "tokens", "signed-in", "community", "seed"] where options.value(name) != nil {

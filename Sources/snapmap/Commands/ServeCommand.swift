@@ -5,34 +5,7 @@ import MapScene
 import MapServer
 
 /// `snapmap serve`: the HTTP API and the web viewer.
-let serveCommand = Command(
-    name: "serve",
-    summary: "serve the live map (sign-in, locations, friends, frames, layouts, events), tiles and the web viewer over HTTP",
-    usage: "serve [--host 127.0.0.1] [--port 8080] [--allowed-hosts NAMES] [--threads N] [--db PATH] [--partition K/P] [--clock ISO8601|scene] [--demo]",
-    options: [
-        .value("host", "ADDR", "the IPv4 or IPv6 address to listen on (default 127.0.0.1; off loopback --allowed-hosts is needed)"),
-        .value("port", "PORT", "the port, 0 for any free one (default 8080); a port another server listens on is an error"),
-        .flag("reuse-port", "share the port with other servers started with this flag (SO_REUSEPORT: the kernel spreads connections over them)"),
-        .value("threads", "N", "worker threads, 1…256 (default: one per core)"),
-        .value("per-client-connections", "N", "connections one client address may hold, 1…8192 (default 256)"),
-        .value("request-timeout", "SECONDS", "time a client has to send a request's headers, and again its body, 1…300 (default 10)"),
-        LiveOptions.database,
-        LiveOptions.store,
-        .value("clock", "ISO8601|scene", "start the server's clock at this time and let it run (default: the real clock; --demo: scene)"),
-        .flag("demo", "loopback only: make and seed the store when needed and print a viewer URL signed in as the scene's viewer "
-              + "(without it, serve opens only an existing store and never seeds)"),
-        .value("allowed-hosts", "NAMES", "comma-separated host names private answers are given under (needed off loopback; "
-               + "default on loopback: its address, 127.0.0.1, localhost, [::1])"),
-        .flag("any-host", "UNSAFE: give private answers under any Host name, so a page on any name that resolves here (DNS rebinding) reads them"),
-        .flag("no-view", "answer every map read from the store, not from the in-memory view of the live state (SQLite; for comparison)"),
-        .value("partition", "K/P", "serve the viewers of partition K (0 to P - 1) of P from a view holding only them and their friends; other "
-               + "viewers' /v1/me requests are refused with 421 naming their partition (default: one partition, every viewer)"),
-        .flag("no-layout-cache", "make every layout answer afresh, not from the answers kept per viewer while nothing reaching them changes (for comparison)"),
-        .flag("no-shared-layers", "draw every frame from scratch (saves the shared-layer cache's memory; the bytes are the same)"),
-        .flag("stop-on-stdin-eof", "stop when standard input closes (for a supervising process, such as the tests); SIGTERM and SIGINT stop it too"),
-        DataLocator.option,
-    ]
-) { options in
+let runServe: Command.Run = { options in
     let stop = ServeLoop(stoppingOn: [SIGINT, SIGTERM], orStdinEOF: options.flag("stop-on-stdin-eof"))
     let host = options.value("host") ?? "127.0.0.1"
     guard HTTPServer.isListenAddress(host) else {

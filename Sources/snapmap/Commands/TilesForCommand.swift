@@ -4,16 +4,7 @@ import GeoCore
 let maxListedTiles = 100_000
 
 /// `snapmap tiles-for`: the tiles that cover a bounding box over a zoom range.
-let tilesForCommand = Command(
-    name: "tiles-for",
-    summary: "list the XYZ tiles covering a bounding box over a zoom range, as JSON",
-    usage: "tiles-for --bbox W,S,E,N --zoom A-B [--count-only]",
-    options: [
-        .value("bbox", "W,S,E,N", "the box in degrees (west ≤ east, south ≤ north, within ±85.0511287798066)"),
-        .value("zoom", "A-B", "the zoom range, whole numbers 0…22 (or one zoom A)"),
-        .flag("count-only", "print only the count"),
-    ]
-) { options in
+let runTilesFor: Command.Run = { options in
     let box = try GeoBoundingBox(parsing: options.required("bbox"), field: "--bbox")
     let cover = try TileCover(bounds: box, zooms: parseZoomRange(options.required("zoom")))
     let count = cover.count
