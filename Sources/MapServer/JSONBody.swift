@@ -14,12 +14,13 @@ extension ClosedBody {
 }
 
 /// How request bodies are read: JSON decoded into a `Decodable` type, every failure one `BadField` in the document
-/// that names the field at fault (`audience.ids[2]`, or `body` for the whole), whether malformed JSON, a missing or
-/// wrongly typed field, one not known, or one named twice.
+/// that names the field at fault (`audience.ids[2]`, or `body` for the whole), whether malformed JSON, nesting too
+/// deep, a missing or wrongly typed field, one not known, or one named twice.
 enum JSONBody {
     /// Decodes `body` as `Body` (a `ClosedBody` refusing a field it does not name), translating Foundation's decoding
     /// errors into `BadField`.
     static func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8]) throws -> Body {
+        try refuseDeepNesting(body)
         let decoded: Body
         do {
             decoded = try JSONDecoder().decode(Checked<Body>.self, from: Data(body)).body

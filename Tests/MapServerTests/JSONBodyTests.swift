@@ -32,6 +32,22 @@ struct JSONBodyTests {
         #expect(refused.place == .document && refused.field == field && refused.message == message, "\(refused)")
     }
 
+    /// Nesting past the bound is refused before Foundation reads the body: `[` 513 times (its own limit reached at the
+    /// last byte) stopped the process inside Foundation's reader; a closed document one level too deep, and one whose
+    /// brackets are inside a string, show where the bound lies.
+    @Test func bodiesNestedTooDeepAreRefusedBeforeAnyReaderSeesThem() throws {
+        let tooDeep = "nests arrays and objects more than \(JSONBody.maximumDepth) deep"
+        for text in [String(repeating: "[", count: 513), String(repeating: "[", count: 512) + "{\"a\":",
+                     "{\"lat\": " + String(repeating: "[", count: JSONBody.maximumDepth) + String(repeating: "]", count: JSONBody.maximumDepth) + "}"] {
+            let refused = try #require(refusal(MeBodies.Location.self, text))
+            #expect(refused.field == "body" && refused.message == tooDeep, "\(text.prefix(40)): \(refused)")
+        }
+        let withinBound = "{\"lat\": " + String(repeating: "[", count: JSONBody.maximumDepth - 1) + String(repeating: "]", count: JSONBody.maximumDepth - 1) + "}"
+        #expect(try #require(refusal(MeBodies.Location.self, withinBound)).message != tooDeep)
+        let inAString = "{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"place\": \"" + String(repeating: "[", count: 600) + "\\\"{\"}"
+        #expect(try JSONBody.decode(MeBodies.Location.self, from: Array(inAString.utf8)).place?.hasPrefix("[[[") == true)
+    }
+
     @Test func aValidLocationKeepsItsValues() throws {
         let body = try JSONBody.decode(MeBodies.Location.self, from: Array("{\"lat\": 40.5, \"lon\": -73, \"accuracyMeters\": 5, \"place\": null}".utf8))
         #expect(body.lat == 40.5 && body.lon == -73 && body.accuracyMeters == 5 && body.place == nil && body.at == nil)

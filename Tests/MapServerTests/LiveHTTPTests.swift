@@ -123,6 +123,7 @@ struct LiveHTTPTests {
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"at\": \"2099-01-01T00:00:00Z\"}", 400, "at"),
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"at\": \"yesterday\"}", 400, "at"),
         ("{\"lat\": 40, \"lon\": 0, \"accuracyMeters\": 5, \"place\": \"" + String(repeating: "x", count: 20_000) + "\"}", 413, ""),
+        (String(repeating: "[", count: 513), 400, "body"),
     ])
     func badLocationsAreClearErrorsThatChangeNothing(body: String, status: Int, field: String) async throws {
         // A sender and a friend of their own, so that neither the clock nor other tests on the shared server move
