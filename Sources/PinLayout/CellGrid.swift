@@ -104,21 +104,24 @@ struct CellGrid {
     /// Where a point sits in `items` (its slot); `items[slot(of: p)] == p`.
     @inline(__always) func slot(of point: Int) -> Int { Int(position[point]) }
 
-    /// `values` (one per point) in the order of the grid's slots, so that a cell's points are read side by side.
-    func inSlotOrder(_ values: [Double]) -> [Double] { items.map { values[Int($0)] } }
+    /// `values` (one per point) in the order of the grid's slots, so that a cell's points are read side by side: one
+    /// read at a random place per point, so a point's fields read together are best gathered as one value.
+    func inSlotOrder<Value>(_ values: [Value]) -> [Value] { items.map { values[Int($0)] } }
 
     /// Calls `body` once with the slots of each pair of points whose squared distance is below `squared`, from
-    /// their coordinates in slot order (`inSlotOrder`), walking the cells in order (each with itself and the four
+    /// their places in slot order (`inSlotOrder`), walking the cells in order (each with itself and the four
     /// after it), so memory is read in order. Only for a grid nothing has been removed from.
-    func forEachPair(closerThan squared: Double, slotXs xs: [Double], slotYs ys: [Double], _ body: (Int, Int) -> Void) {
+    func forEachPair<Point: Placed>(closerThan squared: Double, slotted points: [Point], _ body: (Int, Int) -> Void) {
         for row in 0..<rows {
             for column in 0..<columns {
                 let cell = row * columns + column
+                // Most cells of a sparse grid are empty: they have no pair to start.
+                guard start[cell] < start[cell + 1] else { continue }
                 let after = column + 1 < columns ? slots(row: row, columns: (column + 1)...(column + 1)) : 0..<0
                 let below = row + 1 < rows ? slots(row: row + 1, columns: max(column - 1, 0)...min(column + 1, columns - 1)) : 0..<0
                 for a in Int(start[cell])..<Int(start[cell + 1]) {
                     func check(_ b: Int) {
-                        let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a])
+                        let (dx, dy) = (points[b].x - points[a].x, points[b].y - points[a].y)
                         if dx * dx + dy * dy < squared { body(a, b) }
                     }
                     for b in (a + 1)..<Int(start[cell + 1]) { check(b) }
@@ -129,3 +132,10 @@ struct CellGrid {
         }
     }
 }
+
+/// What `CellGrid.forEachPair` reads of a point: its place.
+protocol Placed {
+    var x: Double { get }
+    var y: Double { get }
+}
+

@@ -36,7 +36,7 @@ enum PinGrouping {
 
     /// A point as the searches read it, in the grid's slot order: its place (at infinity once taken into a group), its
     /// weight and its index, side by side, so that a search and a join read one run of memory.
-    private struct Slot {
+    private struct Slot: Placed {
         var x: Double, y: Double
         let weight: Int32, point: Int32
     }
@@ -54,14 +54,13 @@ enum PinGrouping {
         let squared = threshold * threshold
         // Points are read by their slots in the grid (a cell's points side by side, its row's cells one after
         // another), not by their index: a search then reads three runs of memory, not each point where it lies.
-        let (sx, sy) = (grid.inSlotOrder(x), grid.inSlotOrder(y))
-        var open = (0..<x.count).map { Slot(x: sx[$0], y: sy[$0], weight: Int32(weights[grid.item($0)]), point: Int32(grid.item($0))) }
+        var open = grid.inSlotOrder(x.indices.map { Slot(x: x[$0], y: y[$0], weight: Int32(weights[$0]), point: Int32($0)) })
         // Whether each slot's point is taken, and whether it has no point closer than the threshold at all (a seed
         // that takes nobody, found for every point in one walk over the cells, needs no search of its own): bits,
         // small enough to stay in cache while the seeds are walked in priority order, at random places.
         var taken = SlotBits(count: x.count)
         var lonely = SlotBits(count: x.count, set: true)
-        grid.forEachPair(closerThan: squared, slotXs: sx, slotYs: sy) { a, b in
+        grid.forEachPair(closerThan: squared, slotted: open) { a, b in
             lonely.clear(a)
             lonely.clear(b)
         }
@@ -206,7 +205,7 @@ enum PinGrouping {
         }
         // Only a group with a pair after it can start a merge: those are found in one walk over the cells.
         var paired = [Bool](repeating: false, count: seeds.count)
-        grid.forEachPair(closerThan: squared, slotXs: grid.inSlotOrder(centreX), slotYs: grid.inSlotOrder(centreY)) { a, b in
+        grid.forEachPair(closerThan: squared, slotted: grid.inSlotOrder(centreX.indices.map { MercatorPoint(x: centreX[$0], y: centreY[$0]) })) { a, b in
             paired[min(grid.item(a), grid.item(b))] = true
         }
         var queue = MinQueue(count: seeds.count, initial: paired.indices.filter { paired[$0] })
@@ -241,3 +240,6 @@ enum PinGrouping {
         return result
     }
 }
+
+extension MercatorPoint: Placed {}
+
