@@ -248,7 +248,7 @@ public struct PinLayoutEngine: Sendable {
         }
         // A friend in a group reads nothing of its cluster but whether it is drawn: only a friend alone copies theirs.
         let alone = clusters.map { $0.members.count == 1 }
-        let pins = ordered.indices.map { index -> LaidOutPin in
+        let pins = HugePages.map(ordered.count) { index -> LaidOutPin in
             let subject = ordered[index]
             let drawn = owner[index] >= 0
             let cluster = drawn && alone[owner[index]] ? clusters[owner[index]] : nil
