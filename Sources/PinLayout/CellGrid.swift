@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Points bucketed into square cells at least `cellSize` wide, by one counting sort into a flat array: every point
 /// closer than `cellSize` to a place lies in the 3×3 cells around the place's cell (clamping to the grid keeps
 /// that true for places outside it). Bounded: about four cells a point at most, however sparse the points, so a
@@ -74,10 +76,11 @@ struct CellGrid {
         index(y, originY, cellHeight, rows) * columns + index(x, originX, cellWidth, columns)
     }
 
-    /// The column (or row) of a coordinate, clamped to the grid; NaN goes to the first.
+    /// The column (or row) of a coordinate, clamped to the grid; NaN goes to the first. Below the last, a position
+    /// not below zero truncates to its floor, so no rounding call is made (two for every search).
     @inline(__always) private static func index(_ value: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
-        let position = ((value - origin) / size).rounded(.down)
-        return position.isNaN ? 0 : Int(min(max(position, 0), Double(count - 1)))
+        let position = (value - origin) / size
+        return position >= 0 ? Int(min(position, Double(count - 1))) : 0
     }
 
     /// The cells around the place (x, y), as ranges of columns and rows: the place's cell and its eight neighbours.
@@ -95,6 +98,11 @@ struct CellGrid {
         Int(start[row * self.columns + columns.lowerBound])..<Int(start[row * self.columns + columns.upperBound + 1])
     }
 
+    /// Asks the cache for the bounds of the cells `columns` of `row`, which `slots` reads (a hint: it changes nothing).
+    @inline(__always) func prefetchBounds(row: Int, columns: ClosedRange<Int>) {
+        start.withUnsafeBufferPointer { snapmap_prefetch($0.baseAddress! + row * self.columns + columns.lowerBound) }
+    }
+
     /// The point in a slot.
     @inline(__always) func item(_ slot: Int) -> Int { Int(items[slot]) }
 
@@ -104,21 +112,24 @@ struct CellGrid {
     /// Where a point sits in `items` (its slot); `items[slot(of: p)] == p`.
     @inline(__always) func slot(of point: Int) -> Int { Int(position[point]) }
 
-    /// `values` (one per point) in the order of the grid's slots, so that a cell's points are read side by side.
-    func inSlotOrder(_ values: [Double]) -> [Double] { items.map { values[Int($0)] } }
+    /// `values` (one per point) in the order of the grid's slots, so that a cell's points are read side by side: one
+    /// read at a random place per point, so a point's fields read together are best gathered as one value.
+    func inSlotOrder<Value>(_ values: [Value]) -> [Value] { items.map { values[Int($0)] } }
 
     /// Calls `body` once with the slots of each pair of points whose squared distance is below `squared`, from
-    /// their coordinates in slot order (`inSlotOrder`), walking the cells in order (each with itself and the four
+    /// their places in slot order (`inSlotOrder`), walking the cells in order (each with itself and the four
     /// after it), so memory is read in order. Only for a grid nothing has been removed from.
-    func forEachPair(closerThan squared: Double, slotXs xs: [Double], slotYs ys: [Double], _ body: (Int, Int) -> Void) {
+    func forEachPair<Point: Placed>(closerThan squared: Double, slotted points: [Point], _ body: (Int, Int) -> Void) {
         for row in 0..<rows {
             for column in 0..<columns {
                 let cell = row * columns + column
+                // Most cells of a sparse grid are empty: they have no pair to start.
+                guard start[cell] < start[cell + 1] else { continue }
                 let after = column + 1 < columns ? slots(row: row, columns: (column + 1)...(column + 1)) : 0..<0
                 let below = row + 1 < rows ? slots(row: row + 1, columns: max(column - 1, 0)...min(column + 1, columns - 1)) : 0..<0
                 for a in Int(start[cell])..<Int(start[cell + 1]) {
                     func check(_ b: Int) {
-                        let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a])
+                        let (dx, dy) = (points[b].x - points[a].x, points[b].y - points[a].y)
                         if dx * dx + dy * dy < squared { body(a, b) }
                     }
                     for b in (a + 1)..<Int(start[cell + 1]) { check(b) }
@@ -129,3 +140,10 @@ struct CellGrid {
         }
     }
 }
+
+/// What `CellGrid.forEachPair` reads of a point: its place.
+protocol Placed {
+    var x: Double { get }
+    var y: Double { get }
+}
+

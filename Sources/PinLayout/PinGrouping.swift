@@ -1,3 +1,4 @@
+import CPrefetch
 import GeoCore
 /// Friends whose round avatars would overlap by more than the style allows become one group. Greedy, in
 /// priority order (as supercluster and MapKit do it): each point not yet grouped starts a group and takes,
@@ -36,7 +37,7 @@ enum PinGrouping {
 
     /// A point as the searches read it, in the grid's slot order: its place (at infinity once taken into a group), its
     /// weight and its index, side by side, so that a search and a join read one run of memory.
-    private struct Slot {
+    private struct Slot: Placed {
         var x: Double, y: Double
         let weight: Int32, point: Int32
     }
@@ -54,19 +55,27 @@ enum PinGrouping {
         let squared = threshold * threshold
         // Points are read by their slots in the grid (a cell's points side by side, its row's cells one after
         // another), not by their index: a search then reads three runs of memory, not each point where it lies.
-        let (sx, sy) = (grid.inSlotOrder(x), grid.inSlotOrder(y))
-        var open = (0..<x.count).map { Slot(x: sx[$0], y: sy[$0], weight: Int32(weights[grid.item($0)]), point: Int32(grid.item($0))) }
+        var open = grid.inSlotOrder(x.indices.map { Slot(x: x[$0], y: y[$0], weight: Int32(weights[$0]), point: Int32($0)) })
         // Whether each slot's point is taken, and whether it has no point closer than the threshold at all (a seed
         // that takes nobody, found for every point in one walk over the cells, needs no search of its own): bits,
         // small enough to stay in cache while the seeds are walked in priority order, at random places.
         var taken = SlotBits(count: x.count)
         var lonely = SlotBits(count: x.count, set: true)
-        grid.forEachPair(closerThan: squared, slotXs: sx, slotYs: sy) { a, b in
+        grid.forEachPair(closerThan: squared, slotted: open) { a, b in
             lonely.clear(a)
             lonely.clear(b)
         }
         let gone = Double.infinity
+        // Seeds come at random places: what the first search from a seed `lead` places on reads is asked for ahead
+        // (its cells' bounds twice as far on, its slots then), so that those reads overlap this seed's work.
+        let lead = 8
         for seed in x.indices {
+            if seed + 2 * lead < x.count {
+                prefetchSearch(from: seed + 2 * lead, slots: false, grid: grid, open: open, taken: taken, lonely: lonely, x: x, y: y)
+            }
+            if seed + lead < x.count {
+                prefetchSearch(from: seed + lead, slots: true, grid: grid, open: open, taken: taken, lonely: lonely, x: x, y: y)
+            }
             let slot = grid.slot(of: seed)
             guard !taken[slot] else { continue }
             taken.set(slot)
@@ -117,6 +126,27 @@ enum PinGrouping {
             seeds.start.append(seeds.members.count)
         }
         return merged(seeds, x: x, y: y, weights: weights, threshold: threshold)
+    }
+
+    /// Asks the cache for what the first search from `point` reads, when it is still a seed to come that is not
+    /// lonely: its cells' bounds, or (once those are in) the first and last slot of each row's run. A hint only.
+    @inline(__always) private static func prefetchSearch(from point: Int, slots: Bool, grid: CellGrid, open: [Slot], taken: SlotBits, lonely: SlotBits,
+                                                         x: [Double], y: [Double]) {
+        let slot = grid.slot(of: point)
+        guard !taken[slot], !lonely[slot] else { return }
+        let near = grid.around(x[point], y[point])
+        for row in near.rows {
+            guard slots else {
+                grid.prefetchBounds(row: row, columns: near.columns)
+                continue
+            }
+            let run = grid.slots(row: row, columns: near.columns)
+            guard !run.isEmpty else { continue }
+            open.withUnsafeBufferPointer {
+                snapmap_prefetch($0.baseAddress! + run.lowerBound)
+                snapmap_prefetch($0.baseAddress! + run.upperBound - 1)
+            }
+        }
     }
 
     /// One bit per grid slot.
@@ -206,7 +236,7 @@ enum PinGrouping {
         }
         // Only a group with a pair after it can start a merge: those are found in one walk over the cells.
         var paired = [Bool](repeating: false, count: seeds.count)
-        grid.forEachPair(closerThan: squared, slotXs: grid.inSlotOrder(centreX), slotYs: grid.inSlotOrder(centreY)) { a, b in
+        grid.forEachPair(closerThan: squared, slotted: grid.inSlotOrder(centreX.indices.map { MercatorPoint(x: centreX[$0], y: centreY[$0]) })) { a, b in
             paired[min(grid.item(a), grid.item(b))] = true
         }
         var queue = MinQueue(count: seeds.count, initial: paired.indices.filter { paired[$0] })
@@ -241,3 +271,6 @@ enum PinGrouping {
         return result
     }
 }
+
+extension MercatorPoint: Placed {}
+

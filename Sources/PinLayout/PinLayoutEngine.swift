@@ -229,14 +229,15 @@ public struct PinLayoutEngine: Sendable {
         var owner = [Int](repeating: -1, count: ordered.count)
         var containing = [Int](repeating: -1, count: ordered.count)
         for (index, cluster) in clusters.enumerated() { for member in cluster.members { containing[member] = index } }
-        var groupID = [String?](repeating: nil, count: ordered.count)
+        // A friend's group id is their cluster's, found through `owner`: nothing is written for each member.
+        var groupID = [String?](repeating: nil, count: clusters.count)
         var groups: [LaidOutGroup] = []
         for index in placed {
             let cluster = clusters[index]
             for member in cluster.members { owner[member] = index }
             guard cluster.members.count > 1 else { continue }
             let id = Self.groupID(leader(cluster.members))
-            for member in cluster.members { groupID[member] = id }
+            groupID[index] = id
             let first = ordered[cluster.members[0]]
             let text = labelText(cluster.members.prefix(2).map { ordered[$0] }, count: cluster.members.count, now: now, short: cluster.labelShort)
             groups.append(LaidOutGroup(id: id, members: cluster.members.map { ordered[$0].id }, labelText: text.name + text.detail,
@@ -247,7 +248,7 @@ public struct PinLayoutEngine: Sendable {
         }
         // A friend in a group reads nothing of its cluster but whether it is drawn: only a friend alone copies theirs.
         let alone = clusters.map { $0.members.count == 1 }
-        let pins = ordered.indices.map { index -> LaidOutPin in
+        let pins = HugePages.map(ordered.count) { index -> LaidOutPin in
             let subject = ordered[index]
             let drawn = owner[index] >= 0
             let cluster = drawn && alone[owner[index]] ? clusters[owner[index]] : nil
@@ -256,7 +257,7 @@ public struct PinLayoutEngine: Sendable {
                               coordinate: subject.coordinate,
                               screenPoint: points[index], visible: drawn, avatarRect: cluster?.avatar, labelRect: cluster?.label,
                               anchor: cluster?.anchor, labelShort: cluster?.labelShort == true, labelHidden: cluster?.labelHidden, hidden: hidden,
-                              groupId: groupID[index], zIndex: drawn ? zIndex[owner[index]] : 0, selected: subject.id == selected,
+                              groupId: drawn ? groupID[owner[index]] : nil, zIndex: drawn ? zIndex[owner[index]] : 0, selected: subject.id == selected,
                               pose: subject.pose)
         }
         return PinLayoutResult(viewport: viewport, now: now, selected: selected, pins: pins, groups: groups)

@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 import GeoCore
 
@@ -107,7 +108,19 @@ public enum PinPriority {
                 }
                 from = to
             }
-            for key in keys { ordered.append(subjects[key.index]) }
+            // Subjects are read at random places: each is asked for (both its cache lines) some keys ahead, so that
+            // the reads overlap instead of waiting one after another.
+            subjects.withUnsafeBufferPointer { subjects in
+                let lead = 8
+                for (at, key) in keys.enumerated() {
+                    if at + lead < keys.count {
+                        let ahead = UnsafeRawPointer(subjects.baseAddress! + keys[at + lead].index)
+                        snapmap_prefetch(ahead)
+                        snapmap_prefetch(ahead + MemoryLayout<PinSubject>.stride - 1)
+                    }
+                    ordered.append(subjects[key.index])
+                }
+            }
         }
         return ordered
     }
