@@ -56,6 +56,16 @@ final class HealthProbes: @unchecked Sendable {
         return false
     }
 
+    /// Polls until `condition` holds over the probes so far, for at most `seconds`; whether it held.
+    func wait(seconds: Double, until condition: ([Probe]) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(lock.withLock({ probes })) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(lock.withLock { probes })
+    }
+
     /// Stops probing; every probe made.
     func stop() -> [Probe] {
         lock.withLock { stopped = true }
