@@ -73,6 +73,13 @@ extension LiveMapService {
     /// Why changes made elsewhere may reach this replica late: its bus (one that can tell) has not heard everything
     /// announced more than `LiveView.stalenessBound` ago. Nil when it has, or when no such bus is attached.
     public var busLag: String? { busHolder.lag(now: DispatchTime.now().uptimeNanoseconds) }
+
+    /// Why the map's reads go to the store although an in-memory view is kept: it is loading (at start, or again
+    /// after a resync) or not current for another reason. Nil when the view answers, or there is none.
+    public var viewLag: String? {
+        guard let view = store as? LiveView, !view.isCurrent else { return nil }
+        return "the in-memory view is loading or not current: the store answers the map's reads (correct, slower)"
+    }
 }
 
 /// The bus a service publishes on, once attached.

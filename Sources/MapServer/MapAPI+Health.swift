@@ -28,7 +28,8 @@ extension MapAPI {
 
     /// `/healthz/live`: the process answers (liveness: restart it when this fails). `/healthz/ready` and `/healthz`:
     /// it can serve now (readiness): not stopping, and the store's own check passes; else 503 with the reason. Ready
-    /// but hearing other replicas' changes late is 200 "degraded" with the reason. Each answer carries the version.
+    /// but hearing other replicas' changes late, or answering from the store while its view loads, is 200 "degraded"
+    /// with the reason. Each answer carries the version.
     func health(_ path: String) throws -> HTTPResponse? {
         let headers = [("Cache-Control", "no-store")]
         let version = SnapMapVersion.current
@@ -41,7 +42,7 @@ extension MapAPI {
                 return try Self.encoded(["status": "unavailable", "reason": reason, "version": version], status: 503, headers: headers)
             }
             // It can serve, but changes made through other replicas reach it late: still ready, saying why.
-            if let lag = live.busLag { return try Self.encoded(["status": "degraded", "reason": lag, "version": version], status: 200, headers: headers) }
+            if let lag = live.busLag ?? live.viewLag { return try Self.encoded(["status": "degraded", "reason": lag, "version": version], status: 200, headers: headers) }
             return try Self.encoded(["status": "ok", "version": version], status: 200, headers: headers)
         default:
             return nil
