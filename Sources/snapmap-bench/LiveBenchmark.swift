@@ -26,26 +26,6 @@ enum LiveBenchmark {
         return try ServeBenchmark.load(url, connections: frameConnections, script: "bench/signed_in.lua", scriptArguments: [tokens, "frames"])
     }
 
-    /// Layouts and their revalidations on one server, after one pass over every viewer that reads each one's ETag
-    /// (and fills the server's kept answers, as viewers who came before would have); and the answers' mean size.
-    static func layoutLoads(_ server: ServedProcess, tokens: URL, scratch: URL) throws -> (ServerLoad, ServerLoad, Double) {
-        let base = server.base
-        let config = scratch.appendingPathComponent("etags.curl")
-        let lines = try String(contentsOf: tokens, encoding: .utf8).split(separator: "\n")
-        try lines.map { "url = \"\(base)/v1/me/layout.json\"\nheader = \"Authorization: Bearer \($0)\"\noutput = \"/dev/null\"\n"
-            + "write-out = \"%header{etag} %{size_download}\\\\n\"\n" }.joined(separator: "next\n").write(to: config, atomically: true, encoding: .utf8)
-        let seen = try BenchmarkProcess.run("curl", ["-s", "--config", config.path]).split(separator: "\n").map { $0.split(separator: " ") }
-        guard seen.count == lines.count, seen.allSatisfy({ $0.count == 2 }) else { throw BenchmarkFailure(message: "ETags: \(seen.prefix(3))") }
-        let tags = scratch.appendingPathComponent("etags.txt")
-        try seen.map { String($0[0]) }.joined(separator: "\n").write(to: tags, atomically: true, encoding: .utf8)
-        let url = base + "/v1/me/layout.json"
-        let layouts = try server.measured { try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "layouts"]) }
-        let revalidations = try server.measured {
-            try ServeBenchmark.load(url, connections: 16, script: "bench/signed_in.lua", scriptArguments: [tokens.path, "revalidate", tags.path])
-        }
-        return (layouts, revalidations, seen.compactMap { Double($0[1]) }.reduce(0, +) / Double(seen.count))
-    }
-
     static func run() throws -> String {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapmap-live-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -73,9 +53,9 @@ enum LiveBenchmark {
         }
         let server = steps.run("serve") { try ServedProcess(arguments: ["--db", database, "--clock", clock]) }
         let floor = steps.run("/healthz floor") { try ServeBenchmark.load(try server.get().base + "/healthz/live", connections: 16) }
-        let kept = steps.run("kept layouts") { try layoutLoads(try server.get(), tokens: tokenFile, scratch: scratch) }
+        let kept = steps.run("kept layouts") { try LayoutLoads.measure(try server.get(), tokens: tokenFile, scratch: scratch, atGoals: true) }
         // The same view without kept answers, and a server that reads the store (no view), beside the first on the same file.
-        let unkept = steps.run("layouts without kept answers") { try served(["--clock", clock, "--no-layout-cache"]) { try layoutLoads($0, tokens: tokenFile, scratch: scratch) } }
+        let unkept = steps.run("layouts without kept answers") { try served(["--clock", clock, "--no-layout-cache"]) { try LayoutLoads.measure($0, tokens: tokenFile, scratch: scratch, atGoals: false) } }
         let store = steps.run("layouts from the store") { try served(["--clock", clock, "--no-view"], layoutsFrom) }
         let updates = steps.run("location updates") {
             try ServeBenchmark.load(try server.get().base + "/v1/me/location", connections: 64, script: "bench/signed_in.lua", scriptArguments: [tokenFile.path, "locations"])
@@ -112,26 +92,27 @@ enum LiveBenchmark {
             String(format: "live world: %d people, ~%d friends each, ready in %.1f s (built once into .build/bench-cache by snapmap seed --synthetic, then copied)", world.people, world.friendsEach, buildTime),
             BenchmarkSteps.line("live location updates over HTTP") { try line("live location updates over HTTP (acknowledged, durable)", updates.get(), goal: goals.updates) },
             BenchmarkSteps.line(layoutsTitle + ", kept answers") {
-                let (layouts, _, answerBytes) = try kept.get()
-                return try line(layoutsTitle + ", kept answers (after one pass that keeps them)", layouts.load, goal: goals.layouts) + layouts.costs
-                    + ratio(unkept, "; %.2f× the view without them") { layouts.requestsPerSecond / $0.0.requestsPerSecond }
-                    + String(format: "; answers %.1f KB on average", answerBytes / 1024)
+                let loads = try kept.get()
+                return try line(layoutsTitle + ", kept answers (after one pass that keeps them)", loads.layouts.load, goal: goals.layouts) + loads.layouts.costs
+                    + ratio(unkept, "; %.2f× the view without them") { loads.layouts.requestsPerSecond / $0.layouts.requestsPerSecond }
+                    + String(format: "; answers %.1f KB on average", loads.answerBytes / 1024) + loads.pacedText
             },
             BenchmarkSteps.line(layoutsTitle + ", from the view") {
-                let layouts = try unkept.get().0
+                let layouts = try unkept.get().layouts
                 return try line(layoutsTitle + ", from the view (--no-layout-cache)", layouts.load, goal: goals.layouts) + layouts.costs
             },
             BenchmarkSteps.line(layoutsTitle + ", from the store") {
                 let layouts = try store.get()
                 return try line(layoutsTitle + ", from the store (--no-view)", layouts.load, goal: goals.layouts) + layouts.costs
-                    + ratio(unkept, "; the view answers %.2f× the store") { $0.0.requestsPerSecond / layouts.requestsPerSecond }
-                    + ratio(kept, ", kept answers %.2f×") { $0.0.requestsPerSecond / layouts.requestsPerSecond }
+                    + ratio(unkept, "; the view answers %.2f× the store") { $0.layouts.requestsPerSecond / layouts.requestsPerSecond }
+                    + ratio(kept, ", kept answers %.2f×") { $0.layouts.requestsPerSecond / layouts.requestsPerSecond }
             },
             BenchmarkSteps.line("live layout revalidations") {
-                let revalidations = try kept.get().1
+                let loads = try kept.get()
+                let revalidations = loads.revalidations
                 return try line("live layout revalidations (If-None-Match, unchanged), kept answers", revalidations.load, goal: goals.revalidations) + revalidations.costs
-                    + ratio(unkept, "; without kept answers %.0f/s") { $0.1.requestsPerSecond }
-                    + ratio(unkept, ": %.2f×") { revalidations.requestsPerSecond / $0.1.requestsPerSecond }
+                    + ratio(unkept, "; without kept answers %.0f/s") { $0.revalidations.requestsPerSecond }
+                    + ratio(unkept, ": %.2f×") { revalidations.requestsPerSecond / $0.revalidations.requestsPerSecond } + loads.wideText
             },
             BenchmarkSteps.line("live public Snaps over HTTP") { try line("live public Snaps over HTTP (acknowledged, durable, into the glow)", snaps.get(), goal: goals.snaps) },
             BenchmarkSteps.line("live per-viewer frames") {
@@ -185,6 +166,27 @@ final class ServedProcess {
             throw BenchmarkFailure(message: "serve printed \(line)")
         }
         base = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+        let started = ContinuousClock.now
+        try waitUntilReadinessSaysOk()
+        let waited = ContinuousClock.now - started
+        readyAfter = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+    }
+
+    /// Seconds from the banner to readiness saying "ok": a view loading (or loading again after the bus's first
+    /// resync) answers from the store meanwhile, and a load measured then would measure the store.
+    private(set) var readyAfter = 0.0
+    static let readinessBound = 900.0
+
+    private func waitUntilReadinessSaysOk() throws {
+        let deadline = ContinuousClock.now + .seconds(Self.readinessBound)
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = (try? BenchmarkProcess.run("curl", ["-s", "--max-time", "5", base + "/healthz/ready"])) ?? ""
+            if last.contains("\"status\":\"ok\"") { return }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        stop()
+        throw BenchmarkFailure(message: "readiness did not say ok within \(Self.readinessBound) s: \(last.prefix(300))")
     }
 
     /// Runs a load and measures the server's CPU time (user and system, from /proc) over it.

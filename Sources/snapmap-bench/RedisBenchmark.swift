@@ -39,6 +39,16 @@ enum RedisBenchmark {
         let sqlite = steps.run("SQLite replica") { try replicas(1, arguments: ["--db", database], clock: clock, tokenFile: tokenFile) }
         let one = steps.run("one replica") { try replicas(1, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile) }
         let two = steps.run("two replicas") { try replicas(2, arguments: ["--store", cluster.url], clock: clock, tokenFile: tokenFile) }
+        let kept = steps.run("kept answers") {
+            let server = try ServedProcess(arguments: ["--clock", clock, "--store", cluster.url])
+            defer { server.stop() }
+            return (try LayoutLoads.measure(server, tokens: tokenFile, scratch: scratch, atGoals: true), server.readyAfter)
+        }
+        let storePath = steps.run("layouts from the store") {
+            let server = try ServedProcess(arguments: ["--clock", clock, "--store", cluster.url, "--no-view"])
+            defer { server.stop() }
+            return try concurrent([(server.base + "/v1/me/layout.json", "layouts")], tokenFile: tokenFile)
+        }
         let memory = steps.run("memory") { try memoryPerPerson(cluster, people: world.people) }
         let wait = steps.run("WAIT 1") { try waitCost(cluster) }
         let failover = steps.run("failover") { try failoverWindow(cluster, clock: clock, tokenFile: tokenFile) }
@@ -53,6 +63,13 @@ enum RedisBenchmark {
                    world.people, world.friendsEach, buildTime, loadTime),
             rates("updates over HTTP") { $0.updates },
             rates("/v1/me/layout.json") { $0.layouts },
+            BenchmarkSteps.line("redis kept answers") {
+                let (loads, readyAfter) = try kept.get()
+                let store = (try? storePath.get()).map { String(format: "; the store path (--no-view) %.0f/s: kept answers %.2f×", $0, loads.layouts.requestsPerSecond / $0) } ?? ""
+                return String(format: "redis /v1/me/layout.json, one replica, kept answers (its view current %.1f s after it listened, then one pass that keeps them): "
+                              + "%.0f/s, p99 %.1f ms", readyAfter, loads.layouts.requestsPerSecond, loads.layouts.load.p99Milliseconds) + loads.layouts.costs + store + loads.pacedText
+                    + String(format: "; revalidations %.0f/s, p99 %.1f ms", loads.revalidations.requestsPerSecond, loads.revalidations.load.p99Milliseconds) + loads.wideText
+            },
             BenchmarkSteps.line("redis memory a person") {
                 String(format: "redis memory a person: %.0f bytes (MEMORY USAGE of a person's keys, 200 sampled; masters only, replicas hold as much again)", try memory.get())
             },
