@@ -3,8 +3,8 @@ import LiveMap
 import MapScene
 import RedisStore
 
-/// Freshness on Redis Cluster: two `serve` replicas answering from their views, on the Redis bench's world (20,000
-/// people, ~50 friends each), the reader serving layouts to 16 connections and the writer taking other people's
+/// Freshness on Redis Cluster: two `serve` replicas answering from their views, on the Redis bench's world (100,000
+/// people, ~100 friends each), the reader serving layouts to 16 connections and the writer taking other people's
 /// moves from 8 (wrk), while `bench/freshness.py` moves people through the writer and times, from the move's
 /// sending, until their friends' layouts on the reader change. The anchor is the same probe with the layouts read
 /// on the writer itself, in the same run; the goal is 100 ms at p99.

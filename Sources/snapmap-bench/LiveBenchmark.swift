@@ -7,10 +7,10 @@ import MapScene
 /// viewers, and how long an update takes to reach the friends' event streams with 1,000 streams open; each next to
 /// the `/healthz` floor of the same run. `SNAPMAP_LIVE_PEOPLE` sets another number of people (the rest stays).
 enum LiveBenchmark {
-    static let shape = (friendsEach: 100, community: 1_000, tokens: 5_000)
+    static let shape = (people: 100_000, friendsEach: 100, community: 1_000, tokens: 5_000)
 
     static func world() throws -> RedisBenchmark.World {
-        (people: try BenchmarkSetting.integer("SNAPMAP_LIVE_PEOPLE", default: 100_000, in: 5_000...1_000_000), friendsEach: shape.friendsEach,
+        (people: try BenchmarkSetting.integer("SNAPMAP_LIVE_PEOPLE", default: shape.people, in: 5_000...1_000_000), friendsEach: shape.friendsEach,
          community: shape.community, tokens: shape.tokens)
     }
     static let goals = (updates: 20_000.0, layouts: 20_000.0, revalidations: 50_000.0, eventP99: 50.0, snaps: 10_000.0)
