@@ -46,18 +46,20 @@ extension LiveView {
     /// Must hold `refreshLock`, not `stateLock`. Each person whose answers `change` may reach, with the candidate
     /// they have of its other side as the view stands: everyone who asked a changed person, or both of a pair.
     func reached(by change: LiveChange) -> [(viewer: PersonID, other: PersonID, before: Candidate?)] {
-        func pairs() -> [(PersonID, PersonID)] {
-            switch change {
-            case .pair(let first, let second): return [(first, second), (second, first)]
-            case .sessions: return []
-            case .person(let id), .removed(let id):
-                return stateLock.read {
-                    guard let slot = state.slots[id] else { return [] }
-                    return state.askedBy[Int(slot)].compactMap { state.people[Int($0)]?.id }.map { ($0, id) }
+        switch change {
+        case .pair(let first, let second):
+            return stateLock.read { [(first, second), (second, first)].map { ($0, $1, candidateHeld(viewer: $0, person: $1)) } }
+        case .sessions: return []
+        case .person(let id), .removed(let id):
+            // One read for all of them, by slot: a move heard on the bus reaches ~100 askers, and each one's own lock
+            // and id lookups were a third of applying it (the bus's threads share `refreshLock`).
+            return stateLock.read {
+                guard let slot = state.slots[id] else { return [] }
+                return state.askedBy[Int(slot)].compactMap { asker in
+                    state.people[Int(asker)].map { ($0.id, id, candidateHeld(viewer: $0.id, at: asker, target: slot)) }
                 }
             }
         }
-        return pairs().map { viewer, other in (viewer, other, heldCandidate(viewer: viewer, person: other)) }
     }
 
     /// Must hold `refreshLock`, not `stateLock`; after `change` is applied. The people whose stamps move: the changed
@@ -70,9 +72,10 @@ extension LiveView {
         case .person(let id), .removed(let id), .sessions(let id): [id]
         case .pair: []
         }
-        return changed + reached.filter { viewer, other, before in
-            let after = heldCandidate(viewer: viewer, person: other)
-            let shown = [before, after].contains { $0.map { VisibilityRule.isVisible($0.facts, at: now) } ?? false }
+        let afters = stateLock.read { reached.map { candidateHeld(viewer: $0.viewer, person: $0.other) } }
+        return changed + zip(reached, afters).filter { reach, after in
+            let before = reach.before
+            let shown = (before.map { VisibilityRule.isVisible($0.facts, at: now) } ?? false) || (after.map { VisibilityRule.isVisible($0.facts, at: now) } ?? false)
             if shown { return before != after }
             // Hidden before and after: only a share with the viewer, or a timer that would show the person within a
             // kept answer's life (an operator's clock set back), is news to them. Timers further off are met by the
@@ -80,6 +83,6 @@ extension LiveView {
             let soon = now.addingTimeInterval(Self.keptAnswerLifetime)
             let showingSoon = { (candidate: Candidate?) in candidate.map { VisibilityRule.timersThatShow($0.facts, after: now).filter { $0 < soon } } ?? [] }
             return before?.facts.live != after?.facts.live || showingSoon(before) != showingSoon(after)
-        }.map(\.viewer)
+        }.map(\.0.viewer)
     }
 }

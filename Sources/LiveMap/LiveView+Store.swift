@@ -181,11 +181,18 @@ extension LiveView: LiveStore {
 
     /// The facts of `person` as `viewer` sees them in memory, current or not; must not hold `stateLock`.
     func heldCandidate(viewer: PersonID, person: PersonID) -> Candidate? {
-        stateLock.read {
-            guard let target = state.slots[person] else { return nil }
-            guard let slot = state.slots[viewer] else { return nil }
-            return makeCandidate(viewer: viewer, slot, target, ask: findAsk(from: slot, to: target))
-        }
+        stateLock.read { candidateHeld(viewer: viewer, person: person) }
+    }
+
+    /// Must hold `stateLock`. `heldCandidate`, under a lock already taken.
+    func candidateHeld(viewer: PersonID, person: PersonID) -> Candidate? {
+        guard let target = state.slots[person], let slot = state.slots[viewer] else { return nil }
+        return candidateHeld(viewer: viewer, at: slot, target: target)
+    }
+
+    /// Must hold `stateLock`. The candidate `viewer` (at `slot`) has of the person at `target`, by slots.
+    func candidateHeld(viewer: PersonID, at slot: Int32, target: Int32) -> Candidate? {
+        makeCandidate(viewer: viewer, slot, target, ask: findAsk(from: slot, to: target))
     }
 
     /// Must hold `stateLock`. The facts of `target` as `viewer` (at `slot`) sees them.
