@@ -18,6 +18,8 @@ local prepared = {}
 init = function(args)
   for line in io.lines(args[1]) do tokens[#tokens + 1] = line end
   mode = args[2] or mode
+  local known = { layouts = true, revalidate = true, locations = true, snaps = true, frames = true }
+  if not known[mode] then error("the mode must be layouts, revalidate, locations, snaps or frames, got " .. mode) end
   if args[3] then for line in io.lines(args[3]) do tags[#tags + 1] = line end end
   if mode == "layouts" or mode == "revalidate" then
     for index, token in ipairs(tokens) do
@@ -32,14 +34,11 @@ request = function()
   counter = counter + 1
   if #prepared > 0 then return prepared[(counter % #prepared) + 1] end
   local headers = { ["Authorization"] = "Bearer " .. tokens[(counter % #tokens) + 1], ["Content-Type"] = "application/json" }
-  if mode == "revalidate" then headers["If-None-Match"] = tags[(counter % #tokens) + 1] end
   local lat, lon = 40.70 + (counter % 997) / 50000, -73.96 + (counter % 991) / 50000
   if mode == "locations" then
     return wrk.format("PUT", "/v1/me/location", headers, string.format('{"lat": %.6f, "lon": %.6f, "accuracyMeters": 10}', lat, lon))
   elseif mode == "snaps" then
     return wrk.format("POST", "/v1/me/snaps", headers, string.format('{"lat": %.6f, "lon": %.6f}', lat, lon))
-  elseif mode == "frames" then
-    return wrk.format("GET", "/v1/me/frame.png?center=" .. centers[(counter % #centers) + 1], headers)
   end
-  return wrk.format("GET", "/v1/me/layout.json", headers)
+  return wrk.format("GET", "/v1/me/frame.png?center=" .. centers[(counter % #centers) + 1], headers)
 end

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A replica's `/v1/me/layout.json` under load, inside one minute of its clock, after one pass over every viewer
-/// that reads each one's ETag (and fills the server's kept answers, as viewers who came before would have): layouts and revalidations from 16
-/// connections; with `atGoals`, layouts again paced near the 20,000/s goal (their p99 read at that rate, not at
-/// saturation) and revalidations from 64 connections; and the answers' mean size.
+/// that reads each one's ETag (and fills the server's kept answers, as viewers who came before would have):
+/// layouts and revalidations from 16 connections; with `atGoals`, layouts again paced near the 20,000/s goal (their
+/// p99 read at that rate, not at saturation) and revalidations from 64 connections; and the answers' mean size.
 struct LayoutLoads {
     let layouts: ServerLoad
     let revalidations: ServerLoad
