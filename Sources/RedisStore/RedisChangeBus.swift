@@ -33,6 +33,10 @@ public final class RedisChangeBus: LiveBus, BusLiveness, @unchecked Sendable {
     /// The masters a listener runs for.
     var running = Set<RedisCluster.Node>()
     private var caughtUp: UInt64?
+    /// Whether the slots listened to are the slot map's, and its masters, as of a map generation and a count of
+    /// subscriptions: a pong (20 a second a master) then needs no pass over the 16,384 slots.
+    private var subscriptions: UInt64 = 0
+    private var compared: (generation: UInt64, subscriptions: UInt64, matches: Bool, masters: Set<RedisCluster.Node>)?
 
     public init(cluster: RedisCluster) {
         self.cluster = cluster
@@ -90,6 +94,7 @@ public final class RedisChangeBus: LiveBus, BusLiveness, @unchecked Sendable {
             if before != slots { answeredPing[node] = nil }
             for slot in before { heardFrom[slot] = nil }
             for slot in slots { heardFrom[slot] = node }
+            subscriptions &+= 1
         }
         recompute()
     }
@@ -100,24 +105,32 @@ public final class RedisChangeBus: LiveBus, BusLiveness, @unchecked Sendable {
         recompute()
     }
 
-    /// Updates `caughtUpAt` from the answered pings and the slot map.
+    /// Updates `caughtUpAt` from the answered pings and the slot map (compared with the slots listened to only when
+    /// either changed).
     func recompute() {
-        let map = cluster.map
-        lock.withLock {
-            guard map == heardFrom else {
-                caughtUp = nil
-                return
+        while true {
+            let generation = cluster.mapGeneration
+            let known = lock.withLock { compared.map { $0.generation == generation && $0.subscriptions == subscriptions } ?? false }
+            let read = known ? nil : cluster.mapAndGeneration
+            let done: Bool = lock.withLock {
+                if let read { compared = (read.generation, subscriptions, read.map == heardFrom, Set(read.map.compactMap { $0 })) }
+                // A subscription made since the check is compared again.
+                guard let compared, compared.subscriptions == subscriptions else { return false }
+                caughtUp = compared.matches ? oldestAnswer(of: compared.masters) : nil
+                return true
             }
-            var oldest: UInt64?
-            for node in Set(map.compactMap { $0 }) {
-                guard let instant = answeredPing[node] else {
-                    caughtUp = nil
-                    return
-                }
-                oldest = min(oldest ?? instant, instant)
-            }
-            caughtUp = oldest
+            if done { return }
         }
+    }
+
+    /// Must hold `lock`. The oldest answered ping of `masters`; nil while one has none.
+    private func oldestAnswer(of masters: Set<RedisCluster.Node>) -> UInt64? {
+        var oldest: UInt64?
+        for node in masters {
+            guard let instant = answeredPing[node] else { return nil }
+            oldest = min(oldest ?? instant, instant)
+        }
+        return oldest
     }
 
     func deliver(_ message: LiveBusMessage) {
@@ -131,3 +144,4 @@ public final class RedisChangeBus: LiveBus, BusLiveness, @unchecked Sendable {
         return LiveBusMessage(text: String(payload[payload.index(after: separator)...]))
     }
 }
+

@@ -36,7 +36,10 @@ public final class RedisCluster: @unchecked Sendable {
 
     private let seeds: [Node]
     private let lock = NSLock()
-    private var slots: [Node?] = Array(repeating: nil, count: RedisCluster.slotCount)
+    private var slots: [Node?] = Array(repeating: nil, count: RedisCluster.slotCount) {
+        didSet { mapChanges &+= 1 }
+    }
+    private var mapChanges: UInt64 = 0
     private var idle: [Node: [RedisConnection]] = [:]
     private var lastRefresh = Date.distantPast
     private var refreshing = false
@@ -80,6 +83,12 @@ public final class RedisCluster: @unchecked Sendable {
 
     /// The slot map as this client knows it.
     var map: [Node?] { lock.withLock { slots } }
+
+    /// How many times the slot map was set: equal counts, the same map (for who keeps what they derived from it).
+    var mapGeneration: UInt64 { lock.withLock { mapChanges } }
+
+    /// The slot map and its generation, read together.
+    var mapAndGeneration: (map: [Node?], generation: UInt64) { lock.withLock { (slots, mapChanges) } }
 
     /// Reads the slot map from the first node that answers within `budget` seconds, trying first those that have
     /// not just failed.
