@@ -195,14 +195,24 @@ extension LiveView: LiveStore {
         makeCandidate(viewer: viewer, slot, target, ask: findAsk(from: slot, to: target))
     }
 
-    /// Must hold `stateLock`. The facts of `target` as `viewer` (at `slot`) sees them.
+    /// Must hold `stateLock`. The candidate of `target` as `viewer` (at `slot`) sees them, `ask` being the viewer's of them.
     private func makeCandidate(viewer: PersonID, _ slot: Int32, _ target: Int32, ask: Ask?) -> Candidate? {
-        guard let person = state.people[Int(target)] else { return nil }
-        let facts = VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: ask != nil, personAsked: findAsk(from: target, to: slot) != nil,
-                                    blocked: state.blocks.contains(Self.pairKey(slot, target)),
-                                    settings: state.settings[Int(target)], fix: state.fixes[Int(target)],
-                                    live: state.live[Self.directedKey(target, slot)])
+        guard let person = state.people[Int(target)], let facts = factsHeld(viewer: viewer, at: slot, target: target, ask: ask) else { return nil }
         return Candidate(person: person, facts: facts, details: ask?.details ?? FriendDetails(), birthday: Self.unpacked(state.birthdays[Int(target)]))
+    }
+
+    /// Must hold `stateLock`. The facts of `target` as `viewer` (at `slot`) sees them.
+    func factsHeld(viewer: PersonID, at slot: Int32, target: Int32) -> VisibilityFacts? {
+        factsHeld(viewer: viewer, at: slot, target: target, ask: findAsk(from: slot, to: target))
+    }
+
+    /// Must hold `stateLock`. The facts of `target` as `viewer` (at `slot`) sees them, `ask` being the viewer's of them.
+    private func factsHeld(viewer: PersonID, at slot: Int32, target: Int32, ask: Ask?) -> VisibilityFacts? {
+        guard let person = state.people[Int(target)] else { return nil }
+        return VisibilityFacts(viewer: viewer, person: person.id, viewerAsked: ask != nil, personAsked: findAsk(from: target, to: slot) != nil,
+                               blocked: state.blocks.contains(Self.pairKey(slot, target)),
+                               settings: state.settings[Int(target)], fix: state.fixes[Int(target)],
+                               live: state.live[Self.directedKey(target, slot)])
     }
 
     /// Must hold `stateLock`.
