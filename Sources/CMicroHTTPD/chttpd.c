@@ -5,15 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_HEADERS 16
-
 struct chttpd_exchange {
     chttpd_server *server;
     request_state *state;
     struct MHD_Connection *connection;
-    int header_count;
-    char *names[MAX_HEADERS];
-    char *values[MAX_HEADERS];
+    chttpd_headers headers;
     int responded;
 };
 
@@ -121,10 +117,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     };
     server->handler(server->context, &exchange, &request);
     free(query.data);
-    for (int i = 0; i < exchange.header_count; i++) {
-        free(exchange.names[i]);
-        free(exchange.values[i]);
-    }
+    chttpd_headers_free(&exchange.headers);
     return exchange.responded ? MHD_YES : MHD_NO;
 }
 
@@ -210,25 +203,14 @@ chttpd_server *chttpd_start(const char *host, uint16_t port, const chttpd_limits
 }
 
 int chttpd_add_header(chttpd_exchange *exchange, const char *name, const char *value) {
-    if (exchange->header_count >= MAX_HEADERS || !name || !value) return -1;
-    exchange->names[exchange->header_count] = strdup(name);
-    exchange->values[exchange->header_count] = strdup(value);
-    exchange->header_count++;
-    return 0;
-}
-
-static void add_headers(chttpd_exchange *exchange, struct MHD_Response *response) {
-    for (int i = 0; i < exchange->header_count; i++) {
-        MHD_add_response_header(response, exchange->names[i], exchange->values[i]);
-    }
-    chttpd_close_when_stopping(exchange->server, response);
+    return chttpd_headers_add(&exchange->headers, name, value);
 }
 
 chttpd_stream *chttpd_respond_stream(chttpd_exchange *exchange, unsigned status) {
     chttpd_stream *stream = NULL;
     struct MHD_Response *response = chttpd_stream_response(exchange->server, exchange->connection, &stream);
     if (!response) return NULL;
-    add_headers(exchange, response);
+    chttpd_headers_apply(&exchange->headers, exchange->server, response);
     enum MHD_Result queued = MHD_queue_response(exchange->connection, status, response);
     MHD_destroy_response(response);
     exchange->responded = queued == MHD_YES;
@@ -242,7 +224,7 @@ chttpd_stream *chttpd_respond_stream(chttpd_exchange *exchange, unsigned status)
 int chttpd_respond(chttpd_exchange *exchange, unsigned status, const uint8_t *body, size_t length) {
     struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
     if (!response) return -1;
-    add_headers(exchange, response);
+    chttpd_headers_apply(&exchange->headers, exchange->server, response);
     enum MHD_Result queued = MHD_queue_response(exchange->connection, status, response);
     MHD_destroy_response(response);
     exchange->responded = queued == MHD_YES;

@@ -4,14 +4,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#define MAX_PENDING_HEADERS 16
-
 struct chttpd_pending {
     chttpd_server *server;
     struct MHD_Connection *connection;
-    int header_count;
-    char *names[MAX_PENDING_HEADERS];
-    char *values[MAX_PENDING_HEADERS];
+    chttpd_headers headers;
     unsigned status;
     uint8_t *body;
     size_t length;
@@ -47,11 +43,7 @@ chttpd_pending *chttpd_defer(chttpd_exchange *exchange) {
 }
 
 int chttpd_pending_header(chttpd_pending *pending, const char *name, const char *value) {
-    if (pending->header_count >= MAX_PENDING_HEADERS || !name || !value) return -1;
-    pending->names[pending->header_count] = strdup(name);
-    pending->values[pending->header_count] = strdup(value);
-    pending->header_count++;
-    return 0;
+    return chttpd_headers_add(&pending->headers, name, value);
 }
 
 int chttpd_pending_client_left(chttpd_pending *pending) {
@@ -83,8 +75,7 @@ enum MHD_Result chttpd_finish_deferred(struct MHD_Connection *connection, reques
     struct MHD_Response *response = MHD_create_response_from_buffer(pending->length, pending->body, MHD_RESPMEM_MUST_FREE);
     if (!response) return MHD_NO;
     pending->body = NULL;
-    for (int i = 0; i < pending->header_count; i++) MHD_add_response_header(response, pending->names[i], pending->values[i]);
-    chttpd_close_when_stopping(pending->server, response);
+    chttpd_headers_apply(&pending->headers, pending->server, response);
     enum MHD_Result queued = MHD_queue_response(connection, pending->status, response);
     MHD_destroy_response(response);
     chttpd_free_pending(state);
@@ -98,10 +89,7 @@ void chttpd_free_pending(request_state *state) {
     pthread_mutex_lock(&pending->server->streams_lock);
     pending->server->deferred--;
     pthread_mutex_unlock(&pending->server->streams_lock);
-    for (int i = 0; i < pending->header_count; i++) {
-        free(pending->names[i]);
-        free(pending->values[i]);
-    }
+    chttpd_headers_free(&pending->headers);
     free(pending->body);
     free(pending);
 }

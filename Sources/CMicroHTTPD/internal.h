@@ -39,6 +39,23 @@ struct chttpd_server {
     chttpd_watched *watched;
 };
 
+/* An answer's own headers, copied as the handler adds them, until the answer is queued (headers.c). */
+#define CHTTPD_MAX_HEADERS 16
+typedef struct {
+    int count;
+    char *names[CHTTPD_MAX_HEADERS];
+    char *values[CHTTPD_MAX_HEADERS];
+} chttpd_headers;
+
+/* Copies `name: value` in; returns 0, or -1 when the list is full or either is NULL. */
+int chttpd_headers_add(chttpd_headers *headers, const char *name, const char *value);
+
+/* Adds the headers to `response`, and `Connection: close` once the server is stopping. */
+void chttpd_headers_apply(const chttpd_headers *headers, chttpd_server *server, struct MHD_Response *response);
+
+/* Frees the copies. */
+void chttpd_headers_free(chttpd_headers *headers);
+
 /* What a request carries between MHD's calls: its body so far, and its deferred answer once it has one. */
 typedef struct {
     uint8_t *body;

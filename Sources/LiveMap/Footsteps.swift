@@ -43,11 +43,10 @@ public struct FootstepsCursor: Hashable, Sendable, CustomStringConvertible {
     public let firstVisitMilliseconds: Int64
     public let skip: Int
 
-    public init(firstVisitMilliseconds: Int64, skip: Int) {
-        self.firstVisitMilliseconds = firstVisitMilliseconds
-        self.skip = skip
-    }
+    public var description: String { "\(firstVisitMilliseconds).\(skip)" }
+}
 
+extension FootstepsCursor {
     /// Reads a cursor as `description` writes it; nil for anything else.
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -55,8 +54,6 @@ public struct FootstepsCursor: Hashable, Sendable, CustomStringConvertible {
               let milliseconds = Int64(parts[0]), let skip = Int(parts[1]) else { return nil }
         self.init(firstVisitMilliseconds: milliseconds, skip: skip)
     }
-
-    public var description: String { "\(firstVisitMilliseconds).\(skip)" }
 
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -4,13 +4,14 @@ import Foundation
 /// changes a share; both see it listed. Whoever the caller cannot know (an unknown id, someone who blocks them)
 /// is `notFound`, after the same one read of their standing.
 extension LiveMapService {
-    /// `me` shares Live Location with friend `other` for `duration` ("15m", "1h", "8h") from `now`, replacing a
-    /// share already running to them; someone who is not a friend is a conflict.
+    /// `me` shares Live Location with friend `other` for `duration` ("15m", "1h", "8h") from `now` to the millisecond
+    /// (as the stores keep it), replacing a share already running to them; someone who is not a friend is a conflict.
     @discardableResult
     public func startLiveShare(_ me: PersonID, with other: String, duration: String, now: Date) throws -> LiveShare {
         let seconds = try LiveShare.seconds(duration)
         let otherID = try friendID(me, other)
-        let share = LiveShare(from: me, to: otherID, startedAt: now, until: now.addingTimeInterval(seconds), paused: false)
+        let start = LocationFix.date(LocationFix.milliseconds(now))
+        let share = LiveShare(from: me, to: otherID, startedAt: start, until: start.addingTimeInterval(seconds), paused: false)
         try store.setLiveShare(share)
         notify(.pair(me, otherID))
         return share

@@ -2,8 +2,8 @@ import Foundation
 
 /// Live Location: a person shares their latest fix with one friend for a set time (15 minutes, 1 or 8 hours),
 /// whatever their Ghost Mode and audience say; it can be paused and resumed (the end stays where it was) or stopped.
-/// A person runs at most one share to each friend; starting another replaces it.
-public struct LiveShare: Hashable, Sendable {
+/// A person runs at most one share to each friend; starting another replaces it. Encoded as the API answers it.
+public struct LiveShare: Hashable, Sendable, Encodable {
     /// The durations a person may choose, by their API names, in seconds.
     public static let durations: [(name: String, seconds: TimeInterval)] = [("15m", 900), ("1h", 3600), ("8h", 8 * 3600)]
 

@@ -19,41 +19,24 @@ extension MapAPI {
         enum CodingKeys: String, CodingKey, CaseIterable { case paused }
     }
 
-    struct LiveShareAnswer: Encodable {
-        let from: String
-        let to: String
-        let startedAt: String
-        let until: String
-        let paused: Bool
-
-        init(_ share: LiveShare) {
-            let dates = ISO8601DateFormatter()
-            from = share.from.rawValue
-            to = share.to.rawValue
-            startedAt = dates.string(from: share.startedAt)
-            until = dates.string(from: share.until)
-            paused = share.paused
-        }
-    }
-
     struct LiveShareList: Encodable {
-        let shares: [LiveShareAnswer]
+        let shares: [LiveShare]
     }
 
     func liveShares(_ me: PersonID, _ request: HTTPRequest, _ parts: [String]) throws -> HTTPResponse {
         let headers = [("Cache-Control", "private, no-store")]
         if request.method == "GET" || request.method == "HEAD" {
-            return try Self.encoded(LiveShareList(shares: live.liveShares(of: me, at: clock()).map(LiveShareAnswer.init)), status: 200, headers: headers)
+            return try Self.encoded(LiveShareList(shares: live.liveShares(of: me, at: clock())), status: 200, headers: headers)
         }
         if let wait = writeLimiter.take(me.rawValue) { return Self.tooMany(wait) }
         switch (request.method, parts.count) {
         case ("POST", 1):
             let body = try JSONBody.decode(LiveShareStart.self, from: request.body)
-            return try Self.encoded(LiveShareAnswer(live.startLiveShare(me, with: body.friend, duration: body.duration, now: clock())), status: 200, headers: headers)
+            return try Self.encoded(live.startLiveShare(me, with: body.friend, duration: body.duration, now: clock()), status: 200, headers: headers)
         case ("PATCH", 2):
             let body = try JSONBody.decode(LiveSharePause.self, from: request.body)
             let friend = parts[1]
-            return try Self.encoded(LiveShareAnswer(live.pauseLiveShare(me, with: friend, paused: body.paused, now: clock())), status: 200, headers: headers)
+            return try Self.encoded(live.pauseLiveShare(me, with: friend, paused: body.paused, now: clock()), status: 200, headers: headers)
         default:
             try live.stopLiveShare(me, with: parts[1])
             return HTTPResponse(status: 204, contentType: "application/json", body: [])
