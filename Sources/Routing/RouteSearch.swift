@@ -2,6 +2,11 @@
 public struct SearchEnd: Sendable, Equatable {
     public let node: Int32
     public let cost: Double
+
+    public init(node: Int32, cost: Double) {
+        self.node = node
+        self.cost = cost
+    }
 }
 
 /// A shortest path between junctions: its total seconds (end costs included), the graph arcs driven in order,
