@@ -27,7 +27,9 @@ public struct DisjointWriter<Element>: @unchecked Sendable {
 }
 
 extension Array {
-    /// Builds an array of `count` elements whose slots are filled concurrently by `fill` in disjoint ranges.
+    /// Builds an array of `count` elements whose slots are filled concurrently by `fill` in disjoint ranges. Inlinable,
+    /// so the array is made for the caller's element type (unspecialized, each element was copied through a witness).
+    @inlinable
     public static func filledConcurrently(count: Int, initial: Element, minimumPerPart: Int,
                                           _ fill: @Sendable (Range<Int>, DisjointWriter<Element>) -> Void) -> [Element] {
         var result = [Element](repeating: initial, count: count)
