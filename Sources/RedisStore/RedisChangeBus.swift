@@ -144,4 +144,3 @@ public final class RedisChangeBus: LiveBus, BusLiveness, @unchecked Sendable {
         return LiveBusMessage(text: String(payload[payload.index(after: separator)...]))
     }
 }
-

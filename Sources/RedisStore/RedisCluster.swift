@@ -36,9 +36,8 @@ public final class RedisCluster: @unchecked Sendable {
 
     private let seeds: [Node]
     private let lock = NSLock()
-    private var slots: [Node?] = Array(repeating: nil, count: RedisCluster.slotCount) {
-        didSet { mapChanges &+= 1 }
-    }
+    private var slots: [Node?] = Array(repeating: nil, count: RedisCluster.slotCount)
+    /// Counts each setting of `slots` (by `refresh` and `route`).
     private var mapChanges: UInt64 = 0
     private var idle: [Node: [RedisConnection]] = [:]
     private var lastRefresh = Date.distantPast
@@ -107,6 +106,7 @@ public final class RedisCluster: @unchecked Sendable {
                 guard map.allSatisfy({ $0 != nil }) else { failures.append("\(node): slots not all covered"); continue }
                 lock.withLock {
                     slots = map
+                    mapChanges &+= 1
                     lastRefresh = Date()
                 }
                 return
@@ -138,7 +138,10 @@ public final class RedisCluster: @unchecked Sendable {
 
     /// Routes one slot to `node` (a `MOVED` answer says so) until the map is read again.
     func route(slot: Int, to node: Node) {
-        lock.withLock { slots[slot] = node }
+        lock.withLock {
+            slots[slot] = node
+            mapChanges &+= 1
+        }
     }
 
     private static func slotMap(_ reply: RedisReply, askedNode: Node) throws -> [Node?] {
