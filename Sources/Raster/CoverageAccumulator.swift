@@ -22,6 +22,9 @@ final class CoverageAccumulator {
     /// (width + 2) × height cells, rows of per-row touched column bounds: raw memory, because this is the
     /// innermost loop and array accesses on a class pay exclusivity checks.
     private let cells: UnsafeMutablePointer<Float>
+    /// Whether each row's cells were zeroed: a row is zeroed when an edge first reaches it (the sweep leaves the rows
+    /// it reads zero again), so a fresh accumulator costs its rows with ink rather than a whole frame's cells.
+    private let zeroed: UnsafeMutablePointer<Bool>
     private let rowMin: UnsafeMutablePointer<Int>
     private let rowMax: UnsafeMutablePointer<Int>
     /// The rows any edge touched since the last sweep: touchedFirstRow..<touchedEndRow.
@@ -36,7 +39,8 @@ final class CoverageAccumulator {
         self.originY = originY
         stride = width + 2
         cells = .allocate(capacity: (width + 2) * height)
-        cells.initialize(repeating: 0, count: (width + 2) * height)
+        zeroed = .allocate(capacity: height)
+        zeroed.initialize(repeating: false, count: height)
         rowMin = .allocate(capacity: height)
         rowMin.initialize(repeating: Int.max, count: height)
         rowMax = .allocate(capacity: height)
@@ -47,6 +51,7 @@ final class CoverageAccumulator {
 
     deinit {
         cells.deallocate()
+        zeroed.deallocate()
         rowMin.deallocate()
         rowMax.deallocate()
         coverage.deallocate()
@@ -125,6 +130,10 @@ final class CoverageAccumulator {
         for frameRow in firstRow..<endRow {
             let row = frameRow - originY
             let base = row * stride
+            if !zeroed[row] {
+                (cells + base).initialize(repeating: 0, count: stride)
+                zeroed[row] = true
+            }
             let rowBottom = min(Double(frameRow + 1), bottom.y)
             let dy = rowBottom - max(Double(frameRow), top.y)
             let xNext = rowBottom >= bottom.y ? bottom.x : min(max(top.x + (rowBottom - top.y) * dxdy, 0), gridRight)
