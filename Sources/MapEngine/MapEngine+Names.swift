@@ -18,18 +18,34 @@ extension MapEngine {
         let canvas = try framePool.copy(of: named.layer.canvas)
         guard shown != shared.unobstructed else { return (canvas, named.layer) }
         let kept = Set(shown).intersection(shared.unobstructed)
-        let removed = shared.unobstructed.filter { !kept.contains($0) }
         let added = shown.filter { !kept.contains($0) }
-        let changing = removed.compactMap { named.inks[$0] } + added.compactMap { baseMap.inkBounds(of: $0, in: names, of: view) }
-        // A name that stays must keep every pixel it paints: if one is near a name that moves, all are drawn anew.
-        guard !kept.contains(where: { placement in named.inks[placement].map { ink in changing.contains { Self.overlap(ink, $0) } } ?? false }) else {
-            try canvas.reset(to: shared.canvas)
-            baseMap.drawPlaceNames(names, placements: shown, of: view, into: canvas)
-            return (canvas, shared)
-        }
-        for ink in removed.compactMap({ named.inks[$0] }) { try canvas.copyPixels(from: shared.canvas, in: ink) }
-        baseMap.drawPlaceNames(names, placements: added, of: view, into: canvas)
+        let (restored, redrawn) = Self.namesToRedraw(kept: shared.unobstructed.filter(kept.contains), inks: named.inks,
+                                                     removed: shared.unobstructed.filter { !kept.contains($0) },
+                                                     added: added.compactMap { baseMap.inkBounds(of: $0, in: names, of: view) })
+        for ink in restored { try canvas.copyPixels(from: shared.canvas, in: ink) }
+        baseMap.drawPlaceNames(names, placements: shown.filter { redrawn.contains($0) || !kept.contains($0) }, of: view, into: canvas)
         return (canvas, named.layer)
+    }
+
+    /// The pixels to copy back from the layer without names, and the names that stay but are drawn anew: a name that
+    /// stays keeps every pixel it paints only if none of them is restored or painted by a new name, so every name whose
+    /// ink touches those pixels is restored and redrawn too, until none is left (then the frame holds the same bytes as
+    /// one with every shown name drawn on the layer without names, in order).
+    static func namesToRedraw(kept: [NamePlacement], inks: [NamePlacement: Rect], removed: [NamePlacement],
+                              added: [Rect]) -> (restored: [Rect], redrawn: Set<NamePlacement>) {
+        var restored = removed.compactMap { inks[$0] }
+        var redrawn = Set<NamePlacement>()
+        var grew = true
+        while grew {
+            grew = false
+            for placement in kept where !redrawn.contains(placement) {
+                guard let ink = inks[placement], (restored + added).contains(where: { overlap(ink, $0) }) else { continue }
+                redrawn.insert(placement)
+                restored.append(ink)
+                grew = true
+            }
+        }
+        return (restored, redrawn)
     }
 
     /// Whether two rectangles of whole pixels share a pixel.

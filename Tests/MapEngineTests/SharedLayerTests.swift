@@ -3,6 +3,7 @@ import GeoCore
 import HeatMap
 import Raster
 import Testing
+@testable import BaseMap
 @testable import MapEngine
 @testable import MapScene
 
@@ -65,6 +66,39 @@ struct SharedLayerTests {
             moved += engine.baseMap.namePlacements(names, of: view, avoiding: pins) != engine.baseMap.namePlacements(names, of: view, avoiding: []) ? 1 : 0
         }
         #expect(moved >= 2, "pins moved names in most of the frames")
+    }
+
+    /// In random layouts of name inks: every name that stays and is not drawn anew touches no restored pixel and no
+    /// new name's pixel (what makes the frame the same bytes as one with all names drawn anew), every name drawn anew
+    /// has its pixels restored, and only names reached through a chain of touching inks are drawn anew.
+    @Test func namesTouchingAMovedNameAreRedrawnThroughChains() {
+        func rect(_ random: inout SplitMix64) -> Rect {
+            Rect(x: (random.unit() * 300).rounded(), y: (random.unit() * 300).rounded(), width: 10 + (random.unit() * 50).rounded(), height: 8 + (random.unit() * 20).rounded())
+        }
+        var chains = 0
+        for seed in UInt64(1)...200 {
+            var random = SplitMix64(seed: seed)
+            let placements = (0..<12).map { NamePlacement(name: $0, option: 0) }
+            let inks = Dictionary(uniqueKeysWithValues: placements.map { ($0, rect(&random)) })
+            let (kept, removed) = (Array(placements[2...]), Array(placements[..<2]))
+            let added = (0..<Int(random.next() % 3)).map { _ in rect(&random) }
+            let (restored, redrawn) = MapEngine.namesToRedraw(kept: kept, inks: inks, removed: removed, added: added)
+            let touches = { (a: Rect, b: Rect) in a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY }
+            for placement in kept where !redrawn.contains(placement) {
+                #expect(!(restored + added).contains { touches(inks[placement]!, $0) }, "seed \(seed): \(placement.name) keeps touched pixels")
+            }
+            #expect(redrawn.allSatisfy { restored.contains(inks[$0]!) } && removed.allSatisfy { restored.contains(inks[$0]!) })
+            // Reached from the moved names by touching inks, one step at a time (a breadth-first walk, the reference).
+            var reached = Set<NamePlacement>(), frontier = removed.map { inks[$0]! } + added
+            while !frontier.isEmpty {
+                let next = kept.filter { placement in !reached.contains(placement) && frontier.contains { touches(inks[placement]!, $0) } }
+                reached.formUnion(next)
+                frontier = next.map { inks[$0]! }
+            }
+            #expect(redrawn == reached, "seed \(seed)")
+            chains += redrawn.contains { placement in !(removed.map { inks[$0]! } + added).contains { touches(inks[placement]!, $0) } } ? 1 : 0
+        }
+        #expect(chains > 10, "some names were reached only through another name that stays")
     }
 
     /// The shared layer's key is kept per glow revision and hour: new Snaps in view give a new layer at once.
