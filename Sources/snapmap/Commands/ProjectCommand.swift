@@ -5,9 +5,10 @@ let runProject: Command.Run = { options in
     let coordinate = try Coordinate(parsing: options.required("coord"), field: "--coord")
     try coordinate.checkProjectable(field: "--coord lat")
     let mercator = try WebMercator.project(coordinate)
-    var tile: TileSummary?
+    var tile: Merged<TileID, TilePlace>?
     if let zoom = try options.integer("zoom", in: TileID.zoomRange) {
-        tile = TileSummary(try TileID(containing: coordinate, zoom: zoom))
+        let id = try TileID(containing: coordinate, zoom: zoom)
+        tile = Merged(value: id, beside: TilePlace(id))
     }
     return try JSONOutput.encode(ProjectOutput(coordinate: coordinate, mercator: mercator, tile: tile))
 }
@@ -15,26 +16,17 @@ let runProject: Command.Run = { options in
 private struct ProjectOutput: Encodable {
     let coordinate: Coordinate
     let mercator: MercatorPoint
-    let tile: TileSummary?
+    let tile: Merged<TileID, TilePlace>?
 }
 
-/// A tile as the command line prints it.
-struct TileSummary: Encodable {
-    let z: Int
-    let x: Int
-    let y: Int
+/// A tile's names other than z/x/y, and its bounds in degrees and in mercator metres (printed beside z, x and y).
+struct TilePlace: Encodable {
     let quadkey: String
     let tmsY: Int
     let bounds: GeoBoundingBox
     let mercatorBounds: MercatorCorners
 
     init(_ tile: TileID) {
-        z = tile.z
-        x = tile.x
-        y = tile.y
-        quadkey = tile.quadkey
-        tmsY = tile.tmsY
-        bounds = tile.geoBounds
-        mercatorBounds = MercatorCorners(tile.mercatorBounds)
+        (quadkey, tmsY, bounds, mercatorBounds) = (tile.quadkey, tile.tmsY, tile.geoBounds, MercatorCorners(tile.mercatorBounds))
     }
 }
