@@ -4,8 +4,9 @@ import GeoCore
 import Raster
 
 /// Place names over a viewer's pins: a frame starts from the shared layer with the names where no pin moves them,
-/// and only the names its pins move are changed on it (their pixels copied back from the layer without names, the
-/// moved names drawn where they now go), so that its PNG recompresses only around those names and its pins.
+/// and only the names its pins move, and the names touching them, are changed on it (their pixels copied back from
+/// the layer without names, those names drawn where they now go), so that its PNG recompresses only around those
+/// names and its pins.
 extension MapEngine {
     /// A canvas holding `shared` with the place names of `view` clear of `avoiding` (the pins' boxes), and the
     /// shared layer it was copied from (whose PNG bands encode it).
@@ -34,14 +35,16 @@ extension MapEngine {
     static func namesToRedraw(kept: [NamePlacement], inks: [NamePlacement: Rect], removed: [NamePlacement],
                               added: [Rect]) -> (restored: [Rect], redrawn: Set<NamePlacement>) {
         var restored = removed.compactMap { inks[$0] }
+        var touched = restored + added
         var redrawn = Set<NamePlacement>()
         var grew = true
         while grew {
             grew = false
             for placement in kept where !redrawn.contains(placement) {
-                guard let ink = inks[placement], (restored + added).contains(where: { overlap(ink, $0) }) else { continue }
+                guard let ink = inks[placement], touched.contains(where: { overlap(ink, $0) }) else { continue }
                 redrawn.insert(placement)
                 restored.append(ink)
+                touched.append(ink)
                 grew = true
             }
         }
